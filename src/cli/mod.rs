@@ -1,0 +1,102 @@
+//! The command-line front end: `tribolab run | check | laws | presets`. Thin: parsing and
+//! printing only; the work is done by the core.
+
+mod args;
+mod check;
+mod csv;
+mod laws;
+mod run;
+
+use std::process::ExitCode;
+
+pub use csv::{CsvSink, format_number};
+
+/// Usage text.
+pub const USAGE: &str = "\
+tribolab — a laboratory for dry friction and stick–slip dynamics
+
+USAGE:
+    tribolab                       open the desktop laboratory
+    tribolab gui [PRESET.ron]      open it with a preset
+    tribolab run PRESET.ron [--duration SECONDS] [--set PATH=VALUE]... [--out FILE.csv]
+                                   run headless; CSV on stdout unless --out is given
+    tribolab check PRESET.ron...   validate presets and print every problem
+    tribolab laws                  list the friction laws with parameter keys, units, ranges
+    tribolab presets               list the built-in presets
+    tribolab help | --help         this text
+    tribolab --version             version
+
+PRESET is a file path or the name of a built-in preset (see `tribolab presets`).
+--set takes the dotted path of any preset field, e.g. system.mass=2, law.mu_s=0.45,
+law=LuGre (switch law, default parameters), law.sign=Tanh(1e-4), run.rtol=1e-10, noise=on.
+";
+
+/// Runs the CLI with the arguments after the program name; `None` when there are none (the
+/// caller opens the GUI).
+pub fn main_with_args(args: &[String]) -> ExitCode {
+    let Some(cmd) = args.first() else {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    };
+    let rest = &args[1..];
+    let result = match cmd.as_str() {
+        "run" => run::run(rest),
+        "check" => check::check(rest),
+        "laws" => laws::print_laws(),
+        "presets" => laws::print_presets(),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        "--version" | "-V" => {
+            println!("tribolab {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        other => Err(CliError::Usage(format!("unknown command `{other}`"))),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Usage(msg)) => {
+            eprintln!("error: {msg}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Failed(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A CLI failure: bad usage (exit 2) or a failed operation (exit 1).
+#[derive(Debug)]
+pub enum CliError {
+    /// Wrong arguments.
+    Usage(String),
+    /// The command could not be carried out.
+    Failed(String),
+}
+
+/// Resolves a preset argument: an existing file, else a built-in preset name.
+pub fn load_preset_arg(arg: &str) -> Result<crate::preset::Preset, CliError> {
+    let path = std::path::Path::new(arg);
+    if path.exists() {
+        return crate::preset::Preset::load(path).map_err(|e| CliError::Failed(e.to_string()));
+    }
+    let stem = arg.trim_end_matches(".ron");
+    match crate::preset::builtin::load(stem) {
+        Some(r) => r.map_err(|e| CliError::Failed(e.to_string())),
+        None => Err(CliError::Failed(format!(
+            "{arg}: no such file, and no built-in preset of that name (see `tribolab presets`)"
+        ))),
+    }
+}
+
+/// Maps a stdout write result: a closed pipe (`tribolab laws | head`) is not an error.
+fn stdout_result(r: std::io::Result<()>) -> Result<(), CliError> {
+    match r {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::Failed(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,49 @@
+//! `tribolab run`: headless simulation to CSV.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::args::parse_run;
+use super::{CliError, CsvSink, load_preset_arg};
+use crate::util::atomic_write::write_atomically;
+
+pub(super) fn run(args: &[String]) -> Result<(), CliError> {
+    let a = parse_run(args)?;
+    let mut preset = load_preset_arg(&a.preset)?;
+    for (path, value) in &a.sets {
+        preset
+            .set_path(path, value)
+            .map_err(|e| CliError::Failed(format!("--set {path}={value}: {e}")))?;
+    }
+    if let Some(d) = a.duration_s {
+        preset.run.duration_s = d;
+    }
+    let problems = preset.problems();
+    if !problems.is_empty() {
+        let msg: Vec<String> = problems
+            .iter()
+            .map(|(p, m)| format!("{}: {p}: {m}", a.preset))
+            .collect();
+        return Err(CliError::Failed(msg.join("\n")));
+    }
+    let duration = preset.run.duration_s;
+    let mut sim = preset
+        .build_simulation()
+        .map_err(|e| CliError::Failed(format!("{}: {e}", a.preset)))?;
+    let header = sim.column_names();
+    let mut simulate = |w: &mut dyn Write| -> std::io::Result<()> {
+        let mut sink = CsvSink::new(w, &header)?;
+        let result = sim.advance(duration, &mut sink);
+        sink.finish()?;
+        result.map_err(|e| std::io::Error::other(format!("simulation failed: {e}")))
+    };
+    match &a.out {
+        Some(path) => write_atomically(Path::new(path), simulate)
+            .map_err(|e| CliError::Failed(format!("{path}: {e} (no file written)"))),
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = std::io::BufWriter::new(stdout.lock());
+            simulate(&mut lock).map_err(|e| CliError::Failed(e.to_string()))
+        }
+    }
+}

@@ -1,0 +1,464 @@
+//! The hybrid integration driver: adaptive stepping, output sampling on the dense solution,
+//! event location to ~1e-12 s, mode switches and Zeno protection.
+
+use std::collections::VecDeque;
+
+use super::dopri5::Dopri5;
+use super::rk4::Rk4;
+use super::rodas::Rodas4;
+use super::root::illinois;
+use super::stepper::Stepper;
+use super::{Method, Model, SimError, Tolerance};
+
+/// Receives output rows: `t`, then the model's columns, then the event flag (0 or 1).
+pub trait SampleSink {
+    /// One output row.
+    fn push(&mut self, row: &[f64]);
+}
+
+impl SampleSink for Vec<Vec<f64>> {
+    fn push(&mut self, row: &[f64]) {
+        Vec::push(self, row.to_vec());
+    }
+}
+
+/// A sink that drops everything (for timing runs).
+pub struct NullSink;
+
+impl SampleSink for NullSink {
+    fn push(&mut self, _row: &[f64]) {}
+}
+
+/// Counters of one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Accepted steps.
+    pub steps: u64,
+    /// Rejected steps.
+    pub rejected: u64,
+    /// Events handled (mode switches).
+    pub events: u64,
+    /// Right-hand-side evaluations.
+    pub rhs_evals: u64,
+}
+
+/// Settings of the driver.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DriverSettings {
+    /// Integration method.
+    pub method: Method,
+    /// Relative tolerance of the adaptive methods.
+    pub rtol: f64,
+    /// Step of the fixed-step method [s].
+    pub rk4_dt_s: f64,
+    /// Interval between regular output samples [s].
+    pub output_interval_s: f64,
+}
+
+/// Absolute event-time precision [s].
+const EVENT_TIME_TOL_S: f64 = 1e-12;
+/// Zeno guard: this many switches inside [`ZENO_WINDOW_S`] stop the run.
+const ZENO_COUNT: usize = 1000;
+const ZENO_WINDOW_S: f64 = 1e-9;
+
+/// A running simulation of one model.
+pub struct Simulation {
+    model: Box<dyn Model + Send>,
+    stepper: Box<dyn Stepper + Send>,
+    tol: Tolerance,
+    names: Vec<String>,
+    t: f64,
+    y: Vec<f64>,
+    h: f64,
+    h_max: f64,
+    t0: f64,
+    output_interval_s: f64,
+    /// Index `k` of the next regular output time `t0 + k·Δ`.
+    next_output: u64,
+    /// The last step `[t_start, t_start + h]` available as dense output.
+    last_step: Option<(f64, f64)>,
+    g_prev: Vec<f64>,
+    g_new: Vec<f64>,
+    y_new: Vec<f64>,
+    y_event: Vec<f64>,
+    buf: Vec<f64>,
+    row: Vec<f64>,
+    recent_events: VecDeque<f64>,
+    stats: Stats,
+    started: bool,
+}
+
+impl Simulation {
+    /// Prepares a run of `model` from its initial state at `t0`.
+    pub fn new(
+        mut model: Box<dyn Model + Send>,
+        y0: Vec<f64>,
+        t0: f64,
+        settings: DriverSettings,
+    ) -> Result<Self, SimError> {
+        let n = model.dim();
+        assert_eq!(y0.len(), n, "initial state has the wrong dimension");
+        let mut y = y0;
+        model.initialize(t0, &mut y)?;
+        let mut scales = vec![1.0; n];
+        model.state_scales(&mut scales);
+        let n_controlled = n - model.n_quadratures();
+        let tol = Tolerance::from_scales(settings.rtol, &scales, n_controlled);
+        let method = match settings.method {
+            Method::Auto if model.prefers_implicit() => Method::Rodas4,
+            Method::Auto => Method::Dopri5,
+            m => m,
+        };
+        let stepper: Box<dyn Stepper + Send> = match method {
+            Method::Rodas4 => Box::new(Rodas4::new(n)),
+            Method::Rk4 => Box::new(Rk4::new(n, settings.rk4_dt_s)),
+            _ => Box::new(Dopri5::new(n)),
+        };
+        let ne = model.n_events();
+        let h_max = model.max_step_s();
+        let row_len = 2 + model.columns().len();
+        let names = model.state_names();
+        let mut sim = Self {
+            model,
+            stepper,
+            tol,
+            names,
+            t: t0,
+            y,
+            h: 0.0,
+            h_max,
+            t0,
+            output_interval_s: settings.output_interval_s,
+            next_output: 0,
+            last_step: None,
+            g_prev: vec![0.0; ne],
+            g_new: vec![0.0; ne],
+            y_new: vec![0.0; n],
+            y_event: vec![0.0; n],
+            buf: vec![0.0; n],
+            row: vec![0.0; row_len],
+            recent_events: VecDeque::new(),
+            stats: Stats::default(),
+            started: false,
+        };
+        sim.check_finite(t0, &sim.y.clone())?;
+        sim.h = match sim.stepper.fixed_step() {
+            Some(dt) => dt,
+            None => sim.initial_step(),
+        };
+        sim.model.events(sim.t, &sim.y, &mut sim.g_prev);
+        Ok(sim)
+    }
+
+    /// Current simulation time [s].
+    pub fn time_s(&self) -> f64 {
+        self.t
+    }
+
+    /// Current state vector.
+    pub fn state(&self) -> &[f64] {
+        &self.y
+    }
+
+    /// The model being integrated.
+    pub fn model(&self) -> &dyn Model {
+        self.model.as_ref()
+    }
+
+    /// Mutable access to the model (for live parameter changes).
+    pub fn model_mut(&mut self) -> &mut (dyn Model + Send) {
+        self.stepper.reset();
+        self.model.as_mut()
+    }
+
+    /// Run counters.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            rhs_evals: self.stepper.rhs_evals(),
+            ..self.stats
+        }
+    }
+
+    /// Name of the integrator in use.
+    pub fn method_name(&self) -> &'static str {
+        self.stepper.name()
+    }
+
+    /// Output column names: `t`, the model's columns, `event`.
+    pub fn column_names(&self) -> Vec<String> {
+        let mut v = vec!["t".to_string()];
+        v.extend(self.model.columns().into_iter().map(|c| c.name));
+        v.push("event".into());
+        v
+    }
+
+    /// Integrates until `t ≥ t_stop`, pushing every output sample with time `≤ t_stop` and a
+    /// pair of rows (before and after) at every event.
+    pub fn advance(&mut self, t_stop: f64, sink: &mut dyn SampleSink) -> Result<(), SimError> {
+        if !self.started {
+            self.started = true;
+            self.next_output = 1;
+            let y = self.y.clone();
+            self.emit(self.t0, &y, 0.0, sink);
+        }
+        // Samples still pending from the last step.
+        self.emit_pending(t_stop.min(self.t), sink);
+        while self.t < t_stop {
+            self.one_step(t_stop, sink)?;
+        }
+        Ok(())
+    }
+
+    fn one_step(&mut self, t_stop: f64, sink: &mut dyn SampleSink) -> Result<(), SimError> {
+        let t = self.t;
+        let fixed = self.stepper.fixed_step().is_some();
+        let mut h = if fixed {
+            self.h
+        } else {
+            self.h.min(self.h_max)
+        };
+        let order = self.stepper.order() as f64;
+        loop {
+            let err = self.stepper.step(
+                self.model.as_ref(),
+                t,
+                &self.y,
+                h,
+                &mut self.y_new,
+                &self.tol,
+            );
+            if fixed || err <= 1.0 {
+                if !fixed {
+                    let fac = if err == 0.0 {
+                        5.0
+                    } else {
+                        (0.9 * err.powf(-1.0 / order)).clamp(0.2, 5.0)
+                    };
+                    self.h = (h * fac).min(self.h_max);
+                }
+                break;
+            }
+            self.stats.rejected += 1;
+            let fac = if err.is_finite() {
+                (0.9 * err.powf(-1.0 / order)).clamp(0.1, 0.9)
+            } else {
+                0.25
+            };
+            h *= fac;
+            if h < 1e-14 * t.abs().max(1.0) {
+                return Err(SimError::StepTooSmall {
+                    t_s: t,
+                    h_s: h,
+                    method: self.stepper.name(),
+                });
+            }
+        }
+        self.stats.steps += 1;
+        let t_new = t + h;
+        let y_new = std::mem::take(&mut self.y_new);
+        let result = self.finish_step(t, h, t_new, &y_new, t_stop, sink);
+        self.y_new = y_new;
+        result
+    }
+
+    fn finish_step(
+        &mut self,
+        t: f64,
+        h: f64,
+        t_new: f64,
+        y_new: &[f64],
+        t_stop: f64,
+        sink: &mut dyn SampleSink,
+    ) -> Result<(), SimError> {
+        self.check_finite(t_new, y_new)?;
+        let ne = self.g_prev.len();
+        if ne > 0 {
+            self.model.events(t_new, y_new, &mut self.g_new);
+            if let Some((index, theta)) = self.first_event(t, h) {
+                return self.handle_event(index, t, h * theta, t_stop, sink);
+            }
+        }
+        self.last_step = Some((t, h));
+        self.t = t_new;
+        self.y.copy_from_slice(y_new);
+        self.emit_pending(t_stop.min(t_new), sink);
+        self.stepper.accept();
+        std::mem::swap(&mut self.g_prev, &mut self.g_new);
+        if self.model.after_step(self.t, &mut self.y) {
+            self.stepper.reset();
+            self.model.events(self.t, &self.y, &mut self.g_prev);
+        }
+        Ok(())
+    }
+
+    /// Earliest triggered event of the last step as `(index, θ)`.
+    fn first_event(&mut self, t: f64, h: f64) -> Option<(usize, f64)> {
+        let mut best: Option<(usize, f64)> = None;
+        let time_tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * (t + h).abs());
+        let theta_tol = time_tol / h;
+        for i in 0..self.g_prev.len() {
+            if !(self.g_prev[i] >= 0.0 && self.g_new[i] < 0.0) {
+                continue;
+            }
+            let upper = best.map_or(1.0, |b| b.1);
+            let stepper = &self.stepper;
+            let model = &self.model;
+            let buf = &mut self.buf;
+            let mut g = vec![0.0; self.g_prev.len()];
+            let mut gi = |theta: f64| {
+                stepper.dense(theta, buf);
+                model.events(t + theta * h, buf, &mut g);
+                g[i]
+            };
+            // The event may already lie past an earlier one: only search up to it.
+            if upper < 1.0 && gi(upper) >= 0.0 {
+                continue;
+            }
+            let theta = illinois(&mut gi, 0.0, upper, theta_tol);
+            if best.is_none_or(|b| theta < b.1) {
+                best = Some((i, theta));
+            }
+        }
+        best
+    }
+
+    fn handle_event(
+        &mut self,
+        index: usize,
+        t: f64,
+        h_event: f64,
+        t_stop: f64,
+        sink: &mut dyn SampleSink,
+    ) -> Result<(), SimError> {
+        let t_event = t + h_event;
+        if h_event > 0.0 {
+            // Land a real step on the event time so the switch state is on the solution.
+            let mut y_ev = std::mem::take(&mut self.y_event);
+            self.stepper.step(
+                self.model.as_ref(),
+                t,
+                &self.y,
+                h_event,
+                &mut y_ev,
+                &self.tol,
+            );
+            let finite = self.check_finite(t_event, &y_ev);
+            self.y_event = y_ev;
+            finite?;
+            self.last_step = Some((t, h_event));
+            self.t = t_event;
+            self.y.copy_from_slice(&self.y_event);
+            self.emit_pending(t_stop.min(t_event), sink);
+            self.stepper.accept();
+        }
+        let y = self.y.clone();
+        self.emit(t_event, &y, 1.0, sink);
+        self.model.apply_event(index, t_event, &mut self.y)?;
+        let y = self.y.clone();
+        self.emit(t_event, &y, 1.0, sink);
+        self.stats.events += 1;
+        self.stepper.reset();
+        self.model.events(self.t, &self.y, &mut self.g_prev);
+        self.guard_zeno(t_event)
+    }
+
+    fn guard_zeno(&mut self, t_event: f64) -> Result<(), SimError> {
+        self.recent_events.push_back(t_event);
+        if self.recent_events.len() > ZENO_COUNT {
+            self.recent_events.pop_front();
+        }
+        if self.recent_events.len() == ZENO_COUNT {
+            let first = self.recent_events.front().copied().unwrap_or(t_event);
+            let window = t_event - first;
+            if window <= ZENO_WINDOW_S.max(1e3 * f64::EPSILON * t_event.abs()) {
+                return Err(SimError::Zeno {
+                    t_s: t_event,
+                    count: ZENO_COUNT,
+                    window_s: window,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Emits regular samples with times in `(last emitted, t_to]` from the last step.
+    fn emit_pending(&mut self, t_to: f64, sink: &mut dyn SampleSink) {
+        let Some((ts, h)) = self.last_step else {
+            return;
+        };
+        loop {
+            let tk = self.t0 + self.next_output as f64 * self.output_interval_s;
+            if tk > t_to || tk > ts + h {
+                break;
+            }
+            let theta = if h > 0.0 {
+                ((tk - ts) / h).clamp(0.0, 1.0)
+            } else {
+                1.0
+            };
+            let mut buf = std::mem::take(&mut self.buf);
+            self.stepper.dense(theta, &mut buf);
+            self.emit(tk, &buf, 0.0, sink);
+            self.buf = buf;
+            self.next_output += 1;
+        }
+    }
+
+    fn emit(&mut self, t: f64, y: &[f64], event_flag: f64, sink: &mut dyn SampleSink) {
+        let n = self.row.len();
+        self.row[0] = t;
+        self.model.observe(t, y, &mut self.row[1..n - 1]);
+        self.row[n - 1] = event_flag;
+        sink.push(&self.row);
+    }
+
+    fn check_finite(&self, t: f64, y: &[f64]) -> Result<(), SimError> {
+        for (i, v) in y.iter().enumerate() {
+            if !v.is_finite() || v.abs() > 1e150 {
+                return Err(SimError::NonFinite {
+                    t_s: t,
+                    name: self
+                        .names
+                        .get(i)
+                        .cloned()
+                        .unwrap_or_else(|| format!("y[{i}]")),
+                    value: *v,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Starting step size (Hairer, Nørsett & Wanner, *Solving ODE I*, §II.4).
+    fn initial_step(&mut self) -> f64 {
+        let n = self.tol.n_controlled;
+        let order = self.stepper.order() as f64;
+        let mut f0 = vec![0.0; self.y.len()];
+        let mut f1 = vec![0.0; self.y.len()];
+        self.model.rhs(self.t, &self.y, &mut f0);
+        let sk: Vec<f64> = (0..n)
+            .map(|i| self.tol.atol[i] + self.tol.rtol * self.y[i].abs())
+            .collect();
+        let norm = |v: &[f64]| -> f64 {
+            ((0..n).map(|i| (v[i] / sk[i]).powi(2)).sum::<f64>() / n.max(1) as f64).sqrt()
+        };
+        let (d0, d1) = (norm(&self.y), norm(&f0));
+        let mut h = if d0 < 1e-5 || d1 < 1e-5 {
+            1e-6
+        } else {
+            0.01 * d0 / d1
+        };
+        h = h.min(self.h_max);
+        let y1: Vec<f64> = self.y.iter().zip(&f0).map(|(y, f)| y + h * f).collect();
+        self.model.rhs(self.t + h, &y1, &mut f1);
+        let diff: Vec<f64> = f1.iter().zip(&f0).map(|(a, b)| a - b).collect();
+        let d2 = norm(&diff) / h;
+        let dmax = d1.max(d2);
+        let h1 = if dmax <= 1e-15 {
+            (h * 1e-3).max(1e-6)
+        } else {
+            (0.01 / dmax).powf(1.0 / order)
+        };
+        (100.0 * h).min(h1).min(self.h_max)
+    }
+}

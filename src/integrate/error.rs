@@ -1,0 +1,62 @@
+//! Typed integration errors; each carries the simulation time where it happened.
+
+/// Why a simulation could not go on.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SimError {
+    /// A state component became NaN or infinite: the integration diverged.
+    #[error("integration diverged at t = {t_s} s: state `{name}` became {value}")]
+    NonFinite {
+        /// Simulation time [s].
+        t_s: f64,
+        /// Name of the offending state component.
+        name: String,
+        /// Its value (NaN or ±∞).
+        value: f64,
+    },
+    /// The adaptive step size collapsed.
+    #[error(
+        "step size fell to {h_s:e} s at t = {t_s} s ({method}); the model is too stiff or \
+         discontinuous here; try another integrator or a looser rtol"
+    )]
+    StepTooSmall {
+        /// Simulation time [s].
+        t_s: f64,
+        /// Step size at failure [s].
+        h_s: f64,
+        /// Integrator name.
+        method: &'static str,
+    },
+    /// Switches pile up without time advancing (Zeno behaviour or inconsistent modes).
+    #[error(
+        "{count} stick/slip switches within {window_s:e} s at t = {t_s} s: the run cannot \
+         advance (Zeno behaviour)"
+    )]
+    Zeno {
+        /// Simulation time [s].
+        t_s: f64,
+        /// Number of switches counted.
+        count: usize,
+        /// Time window they fell into [s].
+        window_s: f64,
+    },
+    /// A model rejected its state or parameters during the run.
+    #[error("at t = {t_s} s: {message}")]
+    Model {
+        /// Simulation time [s].
+        t_s: f64,
+        /// What went wrong, in words.
+        message: String,
+    },
+}
+
+impl SimError {
+    /// Simulation time at which the error happened [s].
+    pub fn time_s(&self) -> f64 {
+        match self {
+            SimError::NonFinite { t_s, .. }
+            | SimError::StepTooSmall { t_s, .. }
+            | SimError::Zeno { t_s, .. }
+            | SimError::Model { t_s, .. } => *t_s,
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The interface between a simulated system and the integrators.
+
+use super::SimError;
+
+/// One output column: name (CSV header) and unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    /// Column name, e.g. `v_rel`.
+    pub name: String,
+    /// SI unit, e.g. `m/s` ("" when dimensionless).
+    pub unit: String,
+}
+
+impl Column {
+    /// A column with name and unit.
+    pub fn new(name: impl Into<String>, unit: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            unit: unit.into(),
+        }
+    }
+}
+
+/// A hybrid dynamical system `ẏ = f(t, y, mode)` with event functions and mode switches.
+///
+/// Continuous state `y` has [`dim`](Model::dim) components; the last
+/// [`n_quadratures`](Model::n_quadratures) of them are pure integrals (work, energy) that feed
+/// nothing back and are excluded from error control and from the Jacobian.
+/// The discrete mode lives inside the model and only changes in
+/// [`initialize`](Model::initialize), [`apply_event`](Model::apply_event) and
+/// [`after_step`](Model::after_step).
+///
+/// Events: event function `g_i` is positive while the current mode is valid; the driver
+/// triggers event `i` when `g_i` goes from `≥ 0` to `< 0` over a step, locates the time on the
+/// solution and calls [`apply_event`](Model::apply_event).
+pub trait Model {
+    /// Number of continuous state components.
+    fn dim(&self) -> usize;
+
+    /// Number of trailing quadrature components (not error-controlled).
+    fn n_quadratures(&self) -> usize {
+        0
+    }
+
+    /// Names of the state components (for error messages).
+    fn state_names(&self) -> Vec<String>;
+
+    /// Typical magnitude of each state component; the absolute tolerance is `rtol·scale`.
+    fn state_scales(&self, scales: &mut [f64]);
+
+    /// Whether `f` depends on `t` explicitly (enables the time-derivative term of Rosenbrock).
+    fn is_autonomous(&self) -> bool {
+        false
+    }
+
+    /// Largest step the integrator may take [s] (e.g. so a short load bump is not stepped over).
+    fn max_step_s(&self) -> f64 {
+        f64::INFINITY
+    }
+
+    /// Sets the initial mode from the initial state; may adjust `y` (e.g. enforce stick).
+    fn initialize(&mut self, _t: f64, _y: &mut [f64]) -> Result<(), SimError> {
+        Ok(())
+    }
+
+    /// Right-hand side `dy = f(t, y)` in the current mode.
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]);
+
+    /// Number of event functions.
+    fn n_events(&self) -> usize {
+        0
+    }
+
+    /// Event functions `g` (positive while the mode is valid).
+    fn events(&self, _t: f64, _y: &[f64], _g: &mut [f64]) {}
+
+    /// Handles event `index` at time `t`; may change the mode and reset `y`.
+    fn apply_event(&mut self, _index: usize, _t: f64, _y: &mut [f64]) -> Result<(), SimError> {
+        Ok(())
+    }
+
+    /// Called after each accepted step (projections, algebraic updates).
+    /// Returns `true` if it changed `y` or the mode (the integrator then restarts).
+    fn after_step(&mut self, _t: f64, _y: &mut [f64]) -> bool {
+        false
+    }
+
+    /// Output columns of [`observe`](Model::observe), without `t` (the driver adds it first).
+    fn columns(&self) -> Vec<Column>;
+
+    /// Fills one output row (same order as [`columns`](Model::columns)).
+    fn observe(&self, t: f64, y: &[f64], row: &mut [f64]);
+
+    /// Whether the model is stiff enough to need an implicit integrator by default.
+    fn prefers_implicit(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,126 @@
+//! Classical fixed-step Runge–Kutta of order 4, for teaching and for side-by-side timing with
+//! fixed-step codes. Dense output is the cubic Hermite interpolant through both step ends; the
+//! derivative at the end is reused as the first stage of the next step, so a step costs four
+//! right-hand sides.
+
+use super::stepper::Stepper;
+use super::{Model, Tolerance};
+
+/// Fixed-step RK4 stepper.
+#[derive(Clone, Debug)]
+pub struct Rk4 {
+    dt: f64,
+    k: [Vec<f64>; 4],
+    tmp: Vec<f64>,
+    f_end: Vec<f64>,
+    /// Copy of `f` at the start of the last step, for dense output after `accept`.
+    f_start: Vec<f64>,
+    f_start_valid: bool,
+    y0: Vec<f64>,
+    y1: Vec<f64>,
+    h_last: f64,
+    evals: u64,
+}
+
+impl Rk4 {
+    /// Workspace for dimension `n` with step `dt` [s].
+    pub fn new(n: usize, dt: f64) -> Self {
+        Self {
+            dt,
+            k: std::array::from_fn(|_| vec![0.0; n]),
+            tmp: vec![0.0; n],
+            f_end: vec![0.0; n],
+            f_start: vec![0.0; n],
+            f_start_valid: false,
+            y0: vec![0.0; n],
+            y1: vec![0.0; n],
+            h_last: 0.0,
+            evals: 0,
+        }
+    }
+}
+
+impl Stepper for Rk4 {
+    fn name(&self) -> &'static str {
+        "RK4"
+    }
+
+    fn order(&self) -> usize {
+        4
+    }
+
+    fn fixed_step(&self) -> Option<f64> {
+        Some(self.dt)
+    }
+
+    fn step(
+        &mut self,
+        model: &dyn Model,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        y_new: &mut [f64],
+        _tol: &Tolerance,
+    ) -> f64 {
+        let n = y.len();
+        let [k1, k2, k3, k4] = &mut self.k;
+        let tmp = &mut self.tmp;
+        if !self.f_start_valid {
+            model.rhs(t, y, k1);
+            self.evals += 1;
+            self.f_start_valid = true;
+        }
+        for i in 0..n {
+            tmp[i] = y[i] + 0.5 * h * k1[i];
+        }
+        model.rhs(t + 0.5 * h, tmp, k2);
+        for i in 0..n {
+            tmp[i] = y[i] + 0.5 * h * k2[i];
+        }
+        model.rhs(t + 0.5 * h, tmp, k3);
+        for i in 0..n {
+            tmp[i] = y[i] + h * k3[i];
+        }
+        model.rhs(t + h, tmp, k4);
+        for i in 0..n {
+            y_new[i] = y[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+        }
+        model.rhs(t + h, y_new, &mut self.f_end);
+        self.evals += 4;
+        self.y0.copy_from_slice(y);
+        self.y1.copy_from_slice(y_new);
+        self.f_start.copy_from_slice(&self.k[0]);
+        self.h_last = h;
+        0.0
+    }
+
+    fn dense(&self, theta: f64, out: &mut [f64]) {
+        // Cubic Hermite basis on [0, 1].
+        let t2 = theta * theta;
+        let t3 = t2 * theta;
+        let h00 = 2.0 * t3 - 3.0 * t2 + 1.0;
+        let h10 = t3 - 2.0 * t2 + theta;
+        let h01 = -2.0 * t3 + 3.0 * t2;
+        let h11 = t3 - t2;
+        let h = self.h_last;
+        for i in 0..out.len() {
+            out[i] = h00 * self.y0[i]
+                + h10 * h * self.f_start[i]
+                + h01 * self.y1[i]
+                + h11 * h * self.f_end[i];
+        }
+    }
+
+    fn accept(&mut self) {
+        std::mem::swap(&mut self.k[0], &mut self.f_end);
+        self.f_start_valid = true;
+    }
+
+    fn reset(&mut self) {
+        self.f_start_valid = false;
+    }
+
+    fn rhs_evals(&self) -> u64 {
+        self.evals
+    }
+}

@@ -1,0 +1,66 @@
+//! The interface every friction law implements.
+
+use super::{Contact, LawSwitch};
+use crate::integrate::Column;
+
+/// A friction law: maps `(v_rel, N, state, t)` to the friction force on body 1 and, for dynamic
+/// laws, to the rates of its internal states. Switching laws also carry a discrete mode, changed
+/// only through events.
+pub trait FrictionLaw {
+    /// Number of internal continuous states.
+    fn n_states(&self) -> usize {
+        0
+    }
+
+    /// Output columns of the internal states (name, unit).
+    fn state_columns(&self) -> Vec<Column> {
+        Vec::new()
+    }
+
+    /// Typical magnitude of each state (sets its absolute tolerance).
+    fn state_scales(&self, _out: &mut [f64]) {}
+
+    /// Initial values of the states.
+    fn initial_states(&self, _s: &mut [f64]) {}
+
+    /// Chooses the initial mode; may adjust the states.
+    fn initialize(&mut self, _c: &Contact, _s: &mut [f64]) -> LawSwitch {
+        LawSwitch::Continue
+    }
+
+    /// Friction force on body 1 [N]; writes the state rates into `ds`.
+    fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64;
+
+    /// Number of event functions of the law.
+    fn n_events(&self) -> usize {
+        0
+    }
+
+    /// Event functions (positive while the current mode is valid).
+    fn events(&self, _c: &Contact, _s: &[f64], _g: &mut [f64]) {}
+
+    /// Handles event `index` (mode change); may reset the states.
+    fn apply_event(&mut self, _index: usize, _c: &Contact, _s: &mut [f64]) -> LawSwitch {
+        LawSwitch::Continue
+    }
+
+    /// Called after each accepted step; returns `true` if it changed states or mode.
+    fn after_step(&mut self, _c: &Contact, _s: &mut [f64]) -> bool {
+        false
+    }
+
+    /// Whether the contact is stuck, when the law knows it exactly (set-valued or hybrid laws);
+    /// `None` lets the system decide from a velocity threshold.
+    fn stuck(&self) -> Option<bool> {
+        None
+    }
+
+    /// Steady-state friction force on body 1 at constant `v_rel` and load [N] (the law's
+    /// characteristic curve, e.g. for the friction–velocity plot).
+    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64;
+
+    /// Whether the law makes the equations stiff (then an implicit integrator is the default).
+    fn is_stiff(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,126 @@
+//! LuGre dynamic friction (Canudas de Wit, Olsson, Åström, Lischinsky, IEEE TAC 40:419, 1995;
+//! S1 eq 18, MODELS §2.8):
+//! ```text
+//! ż   = v − σ₀·|v|·z / g(v),        g(v) = F_C + (F_S − F_C)·exp(−(v/v_S)²)
+//! F_f = −(σ₀·z + σ₁(v)·ż + σ₂·v),   σ₁(v) = σ₁·exp(−(v/v_d)²)  (v_d = 0: constant σ₁)
+//! steady state: F_ss = −(g(v)·sgn v + σ₂·v)
+//! ```
+//! `v = v_rel`; `z` is the mean bristle deflection [m]. `g` is scaled by `N/N₀` so a normal-load
+//! bump changes the friction level. Stiff: the bristle relaxation rate σ₀|v|/g reaches 1e4 s⁻¹
+//! with the 1995 values, so the default integrator is the L-stable Rodas4.
+
+use super::{Contact, FrictionLaw, sgn};
+use crate::integrate::Column;
+
+/// Equation shown in the GUI and `tribolab laws`.
+pub const EQUATION: &str =
+    "ż = v − σ₀|v|z/g(v),  g(v) = F_C + (F_S − F_C)·e^(−(v/v_S)²),  F = −(σ₀z + σ₁ż + σ₂v)";
+/// One-line explanation.
+pub const SUMMARY: &str = "Bristle model: Stribeck, pre-sliding, frictional lag, stick–slip";
+
+crate::param_struct! {
+    /// LuGre parameters (force units; the defaults are the 1995 paper's).
+    pub struct LuGreParams {
+        /// Bristle stiffness.
+        sigma0_n_per_m: "sigma0" = 1e5, "Bristle stiffness", "σ₀", "N/m", [1e3, 1e9], Log;
+        /// Bristle damping.
+        sigma1_ns_per_m: "sigma1" = 316.227_766_016_837_94, "Bristle damping", "σ₁", "N·s/m", [0.0, 1e4], Linear;
+        /// Viscous friction coefficient.
+        sigma2_ns_per_m: "sigma2" = 0.4, "Viscous coefficient", "σ₂", "N·s/m", [0.0, 10.0], Linear;
+        /// Coulomb friction force.
+        f_c_n: "f_c" = 1.0, "Coulomb force", "F_C", "N", [0.0, 100.0], Linear;
+        /// Static (break-away) friction force.
+        f_s_n: "f_s" = 1.5, "Static force", "F_S", "N", [0.0, 100.0], Linear;
+        /// Stribeck velocity.
+        v_s_mps: "v_s" = 1e-3, "Stribeck velocity", "v_S", "m/s", [1e-5, 1.0], Log;
+        /// Velocity scale of the damping decay σ₁(v) (0 = constant σ₁).
+        v_d_mps: "v_d" = 0.0, "Damping decay velocity", "v_d", "m/s", [0.0, 1.0], Linear;
+    }
+}
+
+/// LuGre law.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LuGre {
+    /// Parameters.
+    pub params: LuGreParams,
+}
+
+impl LuGre {
+    /// Law with the given parameters.
+    pub fn new(params: LuGreParams) -> Self {
+        Self { params }
+    }
+
+    /// Replaces the parameters.
+    pub fn set_params(&mut self, params: LuGreParams) {
+        self.params = params;
+    }
+
+    /// Stribeck level `g(v)` at nominal load [N].
+    pub fn g(&self, v: f64) -> f64 {
+        let p = &self.params;
+        let r = v / p.v_s_mps;
+        p.f_c_n + (p.f_s_n - p.f_c_n) * (-r * r).exp()
+    }
+
+    fn sigma1(&self, v: f64) -> f64 {
+        let p = &self.params;
+        if p.v_d_mps > 0.0 {
+            let r = v / p.v_d_mps;
+            p.sigma1_ns_per_m * (-r * r).exp()
+        } else {
+            p.sigma1_ns_per_m
+        }
+    }
+}
+
+impl FrictionLaw for LuGre {
+    fn n_states(&self) -> usize {
+        1
+    }
+
+    fn state_columns(&self) -> Vec<Column> {
+        vec![Column::new("z", "m")]
+    }
+
+    fn state_scales(&self, out: &mut [f64]) {
+        let p = &self.params;
+        out[0] = (p.f_s_n.max(p.f_c_n) / p.sigma0_n_per_m).max(1e-15);
+    }
+
+    fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64 {
+        let p = &self.params;
+        let v = c.v_rel_mps;
+        let z = s[0];
+        let g = (c.load_ratio * self.g(v)).max(f64::MIN_POSITIVE);
+        let zdot = v - p.sigma0_n_per_m * v.abs() * z / g;
+        ds[0] = zdot;
+        -(p.sigma0_n_per_m * z + self.sigma1(v) * zdot + p.sigma2_ns_per_m * v)
+    }
+
+    fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64) -> f64 {
+        -(self.g(v_rel_mps) * sgn(v_rel_mps) + self.params.sigma2_ns_per_m * v_rel_mps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At constant velocity the bristle state relaxes to z_ss = g(v)·sgn(v)/σ₀ and the force to
+    /// F_ss = −(g(v)·sgn v + σ₂v) (MODELS §5).
+    #[test]
+    fn steady_state_matches_closed_form() {
+        let law = LuGre::new(LuGreParams::default());
+        for &v in &[-0.1, -1e-3, 5e-4, 2e-3, 0.1] {
+            let c = Contact::kinematic(0.0, v, 1.0);
+            let z_ss = law.g(v) * sgn(v) / law.params.sigma0_n_per_m;
+            let mut ds = [0.0];
+            let f = law.eval(&c, &[z_ss], &mut ds);
+            assert!(ds[0].abs() < 1e-15, "ż = {} at v = {v}", ds[0]);
+            let expected = -(1.0 + 0.5 * (-(v / 1e-3f64).powi(2)).exp()) * sgn(v) - 0.4 * v;
+            assert!((f - expected).abs() < 1e-12, "v = {v}: {f} vs {expected}");
+            assert!((law.steady_force(v, 1.0) - expected).abs() < 1e-12);
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Static (memoryless) friction laws `F_f = −N·μ(|v_rel|)·sgn(v_rel) − c_v·v_rel` with a choice of
+//! sign treatment: set-valued stick, tanh/arctan smoothing or Karnopp's band (MODELS §2.1–2.4).
+
+use super::set_valued::StickMode;
+use super::{Contact, FrictionLaw, LawSwitch, SignModel, sgn};
+
+/// A friction coefficient curve `μ(|v|)` with its static threshold.
+pub trait MuCurve {
+    /// Sliding friction coefficient at speed `|v_rel|` > 0 (−).
+    fn mu(&self, speed_mps: f64) -> f64;
+    /// Static coefficient `μ_S`: the stick threshold is `μ_S·N`.
+    fn mu_static(&self) -> f64;
+    /// Viscous coefficient `c_v` [N·s/m].
+    fn viscous(&self) -> f64;
+    /// Sign treatment.
+    fn sign_model(&self) -> SignModel;
+}
+
+/// A static law built from a coefficient curve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaticLaw<C> {
+    /// The law's parameters.
+    pub params: C,
+    mode: StickMode,
+}
+
+impl<C: MuCurve> StaticLaw<C> {
+    /// Law with the given parameters, initially sliding forward (the run's start chooses).
+    pub fn new(params: C) -> Self {
+        Self {
+            params,
+            mode: StickMode::Slip(1.0),
+        }
+    }
+
+    /// Replaces the parameters, keeping the current mode.
+    pub fn set_params(&mut self, params: C) {
+        self.params = params;
+    }
+
+    fn f_static(&self, c: &Contact) -> f64 {
+        self.params.mu_static() * c.normal_load_n
+    }
+
+    /// Current set-valued mode.
+    pub fn mode(&self) -> StickMode {
+        self.mode
+    }
+}
+
+impl<C: MuCurve> FrictionLaw for StaticLaw<C> {
+    fn initialize(&mut self, c: &Contact, _s: &mut [f64]) -> LawSwitch {
+        if self.params.sign_model() != SignModel::SetValued {
+            return LawSwitch::Continue;
+        }
+        let (mode, switch) = StickMode::choose(c, self.f_static(c));
+        self.mode = mode;
+        switch
+    }
+
+    fn eval(&self, c: &Contact, _s: &[f64], _ds: &mut [f64]) -> f64 {
+        let p = &self.params;
+        let v = c.v_rel_mps;
+        let n = c.normal_load_n;
+        match p.sign_model() {
+            SignModel::SetValued => match self.mode {
+                StickMode::Stick => c.f_hold_n,
+                StickMode::Slip(dir) => -dir * p.mu(v.abs()) * n - p.viscous() * v,
+            },
+            sm @ (SignModel::Tanh(_) | SignModel::Arctan(_)) => {
+                -p.mu(v.abs()) * n * sm.smooth_sign(v) - p.viscous() * v
+            }
+            SignModel::Karnopp(dv) => {
+                if v.abs() < dv && !c.f_hold_n.is_nan() {
+                    let fs = p.mu_static() * n;
+                    c.f_hold_n.clamp(-fs, fs)
+                } else {
+                    -p.mu(v.abs()) * n * sgn(v) - p.viscous() * v
+                }
+            }
+        }
+    }
+
+    fn n_events(&self) -> usize {
+        usize::from(self.params.sign_model() == SignModel::SetValued)
+    }
+
+    fn events(&self, c: &Contact, _s: &[f64], g: &mut [f64]) {
+        if let Some(g0) = g.first_mut() {
+            *g0 = self.mode.guard(c, self.f_static(c));
+        }
+    }
+
+    fn apply_event(&mut self, _index: usize, c: &Contact, _s: &mut [f64]) -> LawSwitch {
+        let (mode, switch) = self.mode.after_event(c, self.f_static(c));
+        self.mode = mode;
+        switch
+    }
+
+    fn stuck(&self) -> Option<bool> {
+        (self.params.sign_model() == SignModel::SetValued).then(|| self.mode.is_stick())
+    }
+
+    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64 {
+        let p = &self.params;
+        let v = v_rel_mps;
+        let sign = match p.sign_model() {
+            sm @ (SignModel::Tanh(_) | SignModel::Arctan(_)) => sm.smooth_sign(v),
+            _ => sgn(v),
+        };
+        -p.mu(v.abs()) * normal_load_n * sign - p.viscous() * v
+    }
+
+    fn is_stiff(&self) -> bool {
+        matches!(
+            self.params.sign_model(),
+            SignModel::Tanh(_) | SignModel::Arctan(_)
+        )
+    }
+}

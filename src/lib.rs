@@ -1,0 +1,13 @@
+//! tribolab — a laboratory for dry friction and stick–slip dynamics.
+//!
+//! The core (friction laws, mechanical systems, integrators, presets) has no GUI dependency; the
+//! desktop window (`gui` feature) and the command line are thin front ends over it. See
+//! `ARCHITECTURE.md` for the module map.
+
+pub mod cli;
+pub mod integrate;
+pub mod laws;
+pub mod params;
+pub mod preset;
+pub mod systems;
+pub mod util;

@@ -1,0 +1,309 @@
+//! Parameter metadata: one place that the GUI sliders, the CLI `--set` keys, preset validation and
+//! the `tribolab laws` listing all read.
+//!
+//! Every parameter struct is declared with [`param_struct!`](crate::param_struct), which generates
+//! the serde struct (unknown keys rejected, missing keys defaulted), `Default`, a static
+//! [`ParamMeta`] table and key-based get/set.
+
+use serde::{Deserialize, Serialize};
+
+/// How a slider maps its position to a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Scale {
+    /// Evenly spaced values.
+    Linear,
+    /// Evenly spaced decades; used where the range spans several orders of magnitude.
+    Log,
+}
+
+/// Description of one numeric parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamMeta {
+    /// Key used in presets and in `--set` paths (e.g. `mu_s`).
+    pub key: &'static str,
+    /// Human label shown next to the slider.
+    pub label: &'static str,
+    /// Symbol as printed in the equations (unicode).
+    pub symbol: &'static str,
+    /// SI unit ("" for dimensionless).
+    pub unit: &'static str,
+    /// Default value.
+    pub default: f64,
+    /// Smallest accepted value (inclusive).
+    pub min: f64,
+    /// Largest accepted value (inclusive).
+    pub max: f64,
+    /// Slider scale.
+    pub scale: Scale,
+    /// Whether the value must be a whole number (element counts).
+    pub integer: bool,
+    /// One-line help (from the field's doc comment).
+    pub help: &'static str,
+}
+
+impl ParamMeta {
+    /// Checks that `value` is finite, inside `[min, max]` and whole when required.
+    pub fn check(&self, value: f64) -> Result<(), String> {
+        if !value.is_finite() {
+            return Err(format!("{} must be a finite number, got {value}", self.key));
+        }
+        if value < self.min || value > self.max {
+            return Err(format!(
+                "{} = {value} is outside the allowed range [{}, {}] {}",
+                self.key,
+                fmt_num(self.min),
+                fmt_num(self.max),
+                self.unit
+            )
+            .trim_end()
+            .to_string());
+        }
+        if self.integer && value.fract() != 0.0 {
+            return Err(format!("{} must be a whole number, got {value}", self.key));
+        }
+        Ok(())
+    }
+
+    /// The help text without the leading blank that doc comments carry.
+    pub fn help_text(&self) -> &'static str {
+        self.help.trim()
+    }
+
+    /// Label with the unit in brackets, e.g. `Block mass m [kg]`.
+    pub fn label_with_unit(&self) -> String {
+        if self.unit.is_empty() {
+            format!("{} {}", self.label, self.symbol)
+        } else {
+            format!("{} {} [{}]", self.label, self.symbol, self.unit)
+        }
+    }
+}
+
+/// Formats a number compactly for messages (`1e5` rather than `100000`).
+pub fn fmt_num(v: f64) -> String {
+    if v != 0.0 && (v.abs() >= 1e4 || v.abs() < 1e-3) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Error from setting a parameter by key.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ParamError {
+    /// No parameter with that key.
+    #[error("unknown key `{key}`; valid keys: {valid}")]
+    UnknownKey {
+        /// The key that was asked for.
+        key: String,
+        /// Comma-separated list of valid keys.
+        valid: String,
+    },
+    /// The value is not acceptable.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A set of parameters addressable by key.
+pub trait ParamSet {
+    /// Metadata of every numeric parameter, in display order.
+    fn meta(&self) -> &'static [ParamMeta];
+    /// Value of a numeric parameter.
+    fn get(&self, key: &str) -> Option<f64>;
+    /// Sets a numeric parameter after checking it against its metadata.
+    fn set(&mut self, key: &str, value: f64) -> Result<(), ParamError>;
+    /// Sets any field from text: numbers for numeric fields, RON for the others.
+    fn set_text(&mut self, key: &str, text: &str) -> Result<(), ParamError>;
+    /// Checks every field; returns `(key, message)` for each problem.
+    fn problems(&self) -> Vec<(String, String)> {
+        self.meta()
+            .iter()
+            .filter_map(|m| {
+                let v = self.get(m.key)?;
+                m.check(v).err().map(|e| (m.key.to_string(), e))
+            })
+            .collect()
+    }
+}
+
+/// A non-numeric preset field that can check itself (enums carrying their own numbers).
+pub trait ExtraField {
+    /// Problems with the value, as `(sub-key, message)`; the sub-key may be empty.
+    fn problems(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+impl ExtraField for bool {}
+impl ExtraField for u64 {}
+impl ExtraField for String {}
+
+/// Parses a number the way users type it (`2`, `0.45`, `1e5`, `-3.2E-4`).
+pub fn parse_number(key: &str, text: &str) -> Result<f64, ParamError> {
+    text.trim()
+        .parse::<f64>()
+        .map_err(|_| ParamError::Invalid(format!("{key}: `{text}` is not a number")))
+}
+
+/// Declares a parameter struct with per-field metadata.
+///
+/// ```ignore
+/// param_struct! {
+///     /// LuGre parameters.
+///     pub struct LuGreParams {
+///         /// Bristle stiffness.
+///         sigma0_n_per_m: "sigma0" = 1e5, "Bristle stiffness", "σ₀", "N/m", [1e3, 1e8], Log;
+///     }
+///     extra {
+///         /// Extra non-numeric fields (serde only).
+///         shape: Shape = Shape::Gauss;
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! param_struct {
+    (
+        $(#[$smeta:meta])*
+        pub struct $name:ident {
+            $(
+                $(#[doc = $doc:literal])*
+                $field:ident : $key:literal = $default:expr, $label:literal, $symbol:literal,
+                    $unit:literal, [$min:expr, $max:expr], $scale:ident $(, $int:ident)?;
+            )*
+        }
+        $(extra {
+            $(
+                $(#[doc = $xdoc:literal])*
+                $xfield:ident : $xkey:literal : $xty:ty = $xdefault:expr;
+            )*
+        })?
+    ) => {
+        $(#[$smeta])*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct $name {
+            $(
+                $(#[doc = $doc])*
+                #[serde(rename = $key)]
+                pub $field: f64,
+            )*
+            $($(
+                $(#[doc = $xdoc])*
+                #[serde(rename = $xkey)]
+                pub $xfield: $xty,
+            )*)?
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self {
+                    $($field: $default,)*
+                    $($($xfield: $xdefault,)*)?
+                }
+            }
+        }
+
+        impl $name {
+            /// Metadata of the numeric fields, in declaration order.
+            pub const META: &'static [$crate::params::ParamMeta] = &[
+                $($crate::params::ParamMeta {
+                    key: $key,
+                    label: $label,
+                    symbol: $symbol,
+                    unit: $unit,
+                    default: $default,
+                    min: $min,
+                    max: $max,
+                    scale: $crate::params::Scale::$scale,
+                    integer: $crate::param_struct!(@int $($int)?),
+                    help: concat!($($doc),*),
+                },)*
+            ];
+
+            /// Keys of the non-numeric fields.
+            pub const EXTRA_KEYS: &'static [&'static str] = &[$($($xkey,)*)?];
+        }
+
+        impl $crate::params::ParamSet for $name {
+            fn meta(&self) -> &'static [$crate::params::ParamMeta] {
+                Self::META
+            }
+
+            fn get(&self, key: &str) -> Option<f64> {
+                match key {
+                    $($key => Some(self.$field),)*
+                    _ => None,
+                }
+            }
+
+            fn set(&mut self, key: &str, value: f64) -> Result<(), $crate::params::ParamError> {
+                let meta = Self::META.iter().find(|m| m.key == key).ok_or_else(|| {
+                    $crate::params::ParamError::UnknownKey {
+                        key: key.to_string(),
+                        valid: Self::valid_keys(),
+                    }
+                })?;
+                meta.check(value).map_err($crate::params::ParamError::Invalid)?;
+                match key {
+                    $($key => self.$field = value,)*
+                    _ => {}
+                }
+                Ok(())
+            }
+
+            fn problems(&self) -> Vec<(String, String)> {
+                #[allow(unused_mut)]
+                let mut out: Vec<(String, String)> = Self::META
+                    .iter()
+                    .filter_map(|m| {
+                        let v = $crate::params::ParamSet::get(self, m.key)?;
+                        m.check(v).err().map(|e| (m.key.to_string(), e))
+                    })
+                    .collect();
+                $($(
+                    for (sub, msg) in $crate::params::ExtraField::problems(&self.$xfield) {
+                        let key = if sub.is_empty() {
+                            $xkey.to_string()
+                        } else {
+                            format!("{}.{}", $xkey, sub)
+                        };
+                        out.push((key, msg));
+                    }
+                )*)?
+                out
+            }
+
+            fn set_text(&mut self, key: &str, text: &str) -> Result<(), $crate::params::ParamError> {
+                if Self::META.iter().any(|m| m.key == key) {
+                    let value = $crate::params::parse_number(key, text)?;
+                    return self.set(key, value);
+                }
+                match key {
+                    $($($xkey => {
+                        self.$xfield = $crate::preset::ron_io::parse_fragment::<$xty>(text)
+                            .map_err(|e| $crate::params::ParamError::Invalid(
+                                format!("{}: {e}", $xkey)))?;
+                        Ok(())
+                    })*)?
+                    _ => Err($crate::params::ParamError::UnknownKey {
+                        key: key.to_string(),
+                        valid: Self::valid_keys(),
+                    }),
+                }
+            }
+        }
+
+        impl $name {
+            fn valid_keys() -> String {
+                Self::META
+                    .iter()
+                    .map(|m| m.key)
+                    .chain(Self::EXTRA_KEYS.iter().copied())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        }
+    };
+    (@int integer) => { true };
+    (@int) => { false };
+}

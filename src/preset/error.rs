@@ -1,0 +1,125 @@
+//! Preset errors with `file:line:col` and the field path.
+
+use super::Preset;
+use super::locate::locate_field;
+use super::ron_io;
+
+/// One problem in a preset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    /// Line (1-based); 0 when the problem has no place in the text (e.g. I/O errors).
+    pub line: usize,
+    /// Column (1-based).
+    pub col: usize,
+    /// Dotted field path (`law.mu_s`), empty when unknown.
+    pub path: String,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+/// Why a preset could not be used: every problem found, with the source it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PresetError {
+    /// File path or `<builtin:name>`.
+    pub source: String,
+    /// The problems, in text order.
+    pub problems: Vec<Problem>,
+}
+
+impl PresetError {
+    pub(crate) fn io(source: &str, message: String) -> Self {
+        Self {
+            source: source.to_string(),
+            problems: vec![Problem {
+                line: 0,
+                col: 0,
+                path: String::new(),
+                message,
+            }],
+        }
+    }
+
+    pub(crate) fn invalid(source: &str, text: &str, found: Vec<(String, String)>) -> Self {
+        let mut problems: Vec<Problem> = found
+            .into_iter()
+            .map(|(path, message)| {
+                let (line, col) = locate_field(text, &path);
+                Problem {
+                    line,
+                    col,
+                    path,
+                    message,
+                }
+            })
+            .collect();
+        problems.sort_by_key(|p| (p.line, p.col));
+        Self {
+            source: source.to_string(),
+            problems,
+        }
+    }
+}
+
+impl std::fmt::Display for PresetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}", self.source)?;
+            if p.line > 0 {
+                write!(f, ":{}:{}", p.line, p.col)?;
+            }
+            if p.path.is_empty() {
+                write!(f, ": {}", p.message)?;
+            } else {
+                write!(f, ": {}: {}", p.path, p.message)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PresetError {}
+
+/// Deserialises preset text, reporting the first syntax or type error with its position and
+/// field path.
+pub(super) fn parse(text: &str, source: &str) -> Result<Preset, PresetError> {
+    let opts = ron_io::options();
+    let mut de = ron::Deserializer::from_str_with_options(text, &opts)
+        .map_err(|e| spanned(source, &e, String::new()))?;
+    let preset: Preset = match serde_path_to_error::deserialize(&mut de) {
+        Ok(p) => p,
+        Err(e) => {
+            let path = clean_path(&e.path().to_string());
+            let spanned_err = de.span_error(e.into_inner());
+            return Err(spanned(source, &spanned_err, path));
+        }
+    };
+    de.end()
+        .map_err(|e| spanned(source, &de.span_error(e), String::new()))?;
+    Ok(preset)
+}
+
+fn spanned(source: &str, e: &ron::error::SpannedError, path: String) -> PresetError {
+    PresetError {
+        source: source.to_string(),
+        problems: vec![Problem {
+            line: e.span.start.line,
+            col: e.span.start.col,
+            path,
+            message: e.code.to_string(),
+        }],
+    }
+}
+
+/// serde_path_to_error writes `?` for positions it cannot name, `.` for the root and enum
+/// variant names as segments; keep only the field keys (lower case by our convention).
+fn clean_path(path: &str) -> String {
+    path.split('.')
+        .filter(|seg| {
+            !seg.is_empty() && *seg != "?" && !seg.starts_with(|c: char| c.is_uppercase())
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}

@@ -1,0 +1,136 @@
+//! Finds where a field is written in RON text, so that validation errors found after parsing
+//! (out-of-range values) still point to `file:line:col`.
+
+/// Line and column (1-based, in characters) of the key of field `path` (`law.mu_s`).
+/// Falls back to the deepest enclosing field that is present, then to `1:1`.
+pub fn locate_field(text: &str, path: &str) -> (usize, usize) {
+    let target: Vec<&str> = path.split('.').collect();
+    let mut best: Option<(usize, (usize, usize))> = None;
+    for (key_path, pos) in field_positions(text) {
+        let matched = key_path
+            .iter()
+            .zip(&target)
+            .take_while(|(a, b)| a == *b)
+            .count();
+        if matched == key_path.len() && matched <= target.len() {
+            match best {
+                Some((m, _)) if m >= matched => {}
+                _ => best = Some((matched, pos)),
+            }
+        }
+    }
+    best.map_or((1, 1), |(_, pos)| pos)
+}
+
+/// Every `key:` in the text with its full dotted path and position.
+fn field_positions(text: &str) -> Vec<(Vec<String>, (usize, usize))> {
+    struct Frame {
+        key_at_open: Option<String>,
+        current_key: Option<String>,
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut stack = vec![Frame {
+        key_at_open: None,
+        current_key: None,
+    }];
+    let (mut line, mut col) = (1usize, 1usize);
+    let mut i = 0;
+    let advance = |i: &mut usize, line: &mut usize, col: &mut usize, chars: &[char]| {
+        if chars[*i] == '\n' {
+            *line += 1;
+            *col = 1;
+        } else {
+            *col += 1;
+        }
+        *i += 1;
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '/' && chars.get(i + 1) == Some(&'/') {
+            while i < chars.len() && chars[i] != '\n' {
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+        } else if c == '/' && chars.get(i + 1) == Some(&'*') {
+            while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+            for _ in 0..2 {
+                if i < chars.len() {
+                    advance(&mut i, &mut line, &mut col, &chars);
+                }
+            }
+        } else if c == '"' {
+            advance(&mut i, &mut line, &mut col, &chars);
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    advance(&mut i, &mut line, &mut col, &chars);
+                }
+                if i < chars.len() {
+                    advance(&mut i, &mut line, &mut col, &chars);
+                }
+            }
+            if i < chars.len() {
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+        } else if c == '(' || c == '[' || c == '{' {
+            let key = stack.last().and_then(|f| f.current_key.clone());
+            stack.push(Frame {
+                key_at_open: key,
+                current_key: None,
+            });
+            advance(&mut i, &mut line, &mut col, &chars);
+        } else if c == ')' || c == ']' || c == '}' {
+            if stack.len() > 1 {
+                stack.pop();
+            }
+            advance(&mut i, &mut line, &mut col, &chars);
+        } else if c.is_alphabetic() || c == '_' {
+            let start = (line, col);
+            let mut ident = String::new();
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                ident.push(chars[i]);
+                advance(&mut i, &mut line, &mut col, &chars);
+            }
+            let mut j = i;
+            while j < chars.len() && chars[j].is_whitespace() {
+                j += 1;
+            }
+            if chars.get(j) == Some(&':') {
+                let mut path: Vec<String> =
+                    stack.iter().filter_map(|f| f.key_at_open.clone()).collect();
+                path.push(ident.clone());
+                out.push((path, start));
+                if let Some(f) = stack.last_mut() {
+                    f.current_key = Some(ident);
+                }
+            }
+        } else {
+            advance(&mut i, &mut line, &mut col, &chars);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "(\n    name: \"a: (b\",\n    // law: nothing\n    law: LuGre(\n        sigma0: 1e5,\n        f_s: 1.5,\n    ),\n    run: (duration: 10),\n)\n";
+
+    #[test]
+    fn finds_nested_keys_past_strings_and_comments() {
+        assert_eq!(locate_field(TEXT, "law.f_s"), (6, 9));
+        assert_eq!(locate_field(TEXT, "law"), (4, 5));
+        assert_eq!(locate_field(TEXT, "run.duration"), (8, 11));
+        // Missing field: point at its parent.
+        assert_eq!(locate_field(TEXT, "law.v_s"), (4, 5));
+        assert_eq!(locate_field(TEXT, "system.mass"), (1, 1));
+    }
+
+    #[test]
+    fn double_parenthesised_variant_keeps_the_path() {
+        let t = "(law: LuGre((sigma0: 1e5)))";
+        assert_eq!(locate_field(t, "law.sigma0"), (1, 14));
+    }
+}

@@ -1,0 +1,117 @@
+//! `--set PATH=VALUE`: changes one preset field by its dotted path.
+
+use super::Preset;
+use crate::laws::{NoiseParams, find_law};
+use crate::params::ParamSet;
+use crate::systems::{SYSTEMS, SystemConfig};
+
+pub(super) fn set_path(preset: &mut Preset, path: &str, value: &str) -> Result<(), String> {
+    let (head, rest) = match path.split_once('.') {
+        Some((h, r)) => (h, Some(r)),
+        None => (path, None),
+    };
+    let err = |e: crate::params::ParamError| format!("{path}: {e}");
+    match (head, rest) {
+        ("name", None) => preset.name = unquote(value),
+        ("description", None) => preset.description = unquote(value),
+        ("version", None) => {
+            preset.version = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("version: `{value}` is not a whole number"))?;
+        }
+        ("law", None) => {
+            let info = find_law(value.trim()).ok_or_else(|| {
+                format!(
+                    "law: unknown law `{value}`; known laws: {}",
+                    crate::laws::LAWS
+                        .iter()
+                        .map(|l| l.key)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?;
+            preset.law = (info.default_config)();
+        }
+        ("law", Some(key)) => set_in(preset.law.params_mut(), key, value).map_err(err)?,
+        ("system", None) => {
+            let name = value.trim();
+            if !SYSTEMS.iter().any(|s| s.variant.eq_ignore_ascii_case(name)) {
+                return Err(format!("system: unknown system `{value}`"));
+            }
+            preset.system = SystemConfig::default();
+        }
+        ("system", Some(key)) => set_in(preset.system.params_mut(), key, value).map_err(err)?,
+        ("noise", None) => match value.trim().to_ascii_lowercase().as_str() {
+            "none" | "off" => preset.noise = None,
+            "on" | "default" => preset.noise = Some(NoiseParams::default()),
+            _ => return Err(format!("noise: use `on` or `off`, got `{value}`")),
+        },
+        ("noise", Some(key)) => {
+            let noise = preset.noise.get_or_insert_with(NoiseParams::default);
+            set_in(noise, key, value).map_err(err)?;
+        }
+        ("run", Some(key)) => set_in(&mut preset.run, key, value).map_err(err)?,
+        _ => {
+            return Err(format!(
+                "unknown field `{path}`; top-level fields: name, description, version, \
+                 system[.KEY], law[.KEY], noise[.KEY], run.KEY"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn set_in(
+    params: &mut dyn ParamSet,
+    key: &str,
+    value: &str,
+) -> Result<(), crate::params::ParamError> {
+    params.set_text(key, value)
+}
+
+fn unquote(v: &str) -> String {
+    let t = v.trim();
+    t.strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(t)
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::laws::LawConfig;
+
+    #[test]
+    fn sets_numbers_enums_and_switches_law() {
+        let mut p = Preset::default();
+        p.set_path("system.mass", "2").unwrap();
+        assert_eq!(p.system.params().get("mass"), Some(2.0));
+        p.set_path("law", "lugre").unwrap();
+        assert_eq!(p.law.variant(), "LuGre");
+        p.set_path("law.sigma0", "1e6").unwrap();
+        assert_eq!(p.law.params().get("sigma0"), Some(1e6));
+        p.set_path("run.integrator", "Rk4").unwrap();
+        assert_eq!(p.run.integrator, crate::integrate::Method::Rk4);
+        p.set_path("law", "gaussian").unwrap();
+        p.set_path("law.sign", "Tanh(1e-4)").unwrap();
+        assert!(matches!(
+            p.law,
+            LawConfig::Gaussian(ref g) if g.sign == crate::laws::SignModel::Tanh(1e-4)
+        ));
+    }
+
+    #[test]
+    fn rejects_bad_keys_and_values_with_the_path() {
+        let mut p = Preset::default();
+        let e = p.set_path("system.mas", "2").unwrap_err();
+        assert!(e.contains("system.mas") && e.contains("mass"), "{e}");
+        let e = p.set_path("system.mass", "-1").unwrap_err();
+        assert!(e.contains("outside the allowed range"), "{e}");
+        let e = p.set_path("system.mass", "NaN").unwrap_err();
+        assert!(e.contains("finite"), "{e}");
+        let e = p.set_path("law", "nonsense").unwrap_err();
+        assert!(e.contains("unknown law"), "{e}");
+    }
+}

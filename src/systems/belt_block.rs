@@ -1,0 +1,357 @@
+//! Belt–block oscillator: the S1 friction test bench, a simplified Girling duo-servo brake
+//! (MODELS §3.1).
+//! ```text
+//! m·ẍ + c·ẋ + k·x = F_f(v_rel, N(t), state),    v_rel = ẋ − v_b,    v_b = 2π·R_w·n/60
+//! N(t) = N₀·(1 + a_j·w(t mod T_b))·noise(t),    T_b = L_b/v_b
+//! ```
+//! State `[x, ẋ, law states…, W_f, W_b, W_c]`; the last three are work integrals
+//! `W_f = ∫F_f·v_rel dt` (friction on the relative motion, ≤ 0 for static laws),
+//! `W_b = ∫F_f·v_b dt` (input by the belt) and `W_c = ∫c·ẋ² dt` (damper), so that
+//! `E_kin + E_spring = E₀ + W_b + W_f − W_c` checks every run.
+
+use super::joint::BeltJoint;
+use crate::integrate::{Column, Model, SimError};
+use crate::laws::{Contact, FrictionLaw, Law, LawSwitch, NormalLoadNoise};
+
+/// Equation of motion shown in the GUI.
+pub const EQUATION: &str = "m·ẍ + c·ẋ + k·x = F_f(ẋ − v_b, N(t)),  v_b = 2π·R_w·n/60";
+
+crate::param_struct! {
+    /// Belt–block parameters (defaults: MODELS §3.1; S1 gives no values).
+    pub struct BeltBlockParams {
+        /// Mass of the block.
+        mass_kg: "mass" = 1.0, "Block mass", "m", "kg", [0.01, 100.0], Log;
+        /// Total stiffness of the holding spring(s).
+        stiffness_n_per_m: "stiffness" = 200.0, "Spring stiffness", "k", "N/m", [0.1, 1e6], Log;
+        /// Viscous damping of the block's suspension.
+        damping_ns_per_m: "damping" = 0.5, "Damping", "c", "N·s/m", [0.0, 100.0], Linear;
+        /// Nominal normal load pressing the block on the belt.
+        normal_load_n: "normal_load" = 9.81, "Normal load", "N₀", "N", [0.0, 1000.0], Linear;
+        /// Radius of the wheel driving the belt.
+        wheel_radius_m: "wheel_radius" = 0.05, "Wheel radius", "R_w", "m", [0.005, 1.0], Linear;
+        /// Wheel speed (S1 tests: 4.47, 10.04, 14.87, 19.36 rpm).
+        wheel_rpm: "wheel_rpm" = 19.36, "Wheel speed", "n", "rpm", [0.0, 300.0], Linear;
+        /// Length of the belt loop (sets the belt-turn period L_b/v_b).
+        belt_length_m: "belt_length" = 1.0, "Belt length", "L_b", "m", [0.05, 20.0], Linear;
+        /// Relative normal-load bump when the belt joint passes (0 = no joint).
+        joint_amplitude: "joint_amplitude" = 0.05, "Joint bump", "a_j", "", [0.0, 0.9], Linear;
+        /// Length of the belt's overlapping joint.
+        joint_length_m: "joint_length" = 0.02, "Joint length", "ℓ_j", "m", [0.0, 0.5], Linear;
+        /// Initial spring extension of the block.
+        initial_position_m: "initial_position" = 0.0, "Initial position", "x₀", "m", [-1.0, 1.0], Linear;
+        /// Initial block velocity relative to the belt (0: carried along by the belt).
+        initial_slip_velocity_mps: "initial_slip_velocity" = 0.0, "Initial slip velocity", "v_rel,0", "m/s", [-10.0, 10.0], Linear;
+    }
+}
+
+impl BeltBlockParams {
+    /// Belt speed `v_b = 2π·R_w·n/60` [m/s].
+    pub fn belt_speed_mps(&self) -> f64 {
+        std::f64::consts::TAU * self.wheel_radius_m * self.wheel_rpm / 60.0
+    }
+
+    /// Belt-turn period `T_b = L_b/v_b` [s] (∞ when the belt stands still).
+    pub fn belt_period_s(&self) -> f64 {
+        self.belt_length_m / self.belt_speed_mps()
+    }
+
+    /// Natural angular frequency `√(k/m)` [rad/s].
+    pub fn omega_rad_per_s(&self) -> f64 {
+        (self.stiffness_n_per_m / self.mass_kg).sqrt()
+    }
+}
+
+/// Quadrature components at the end of the state.
+const N_WORK: usize = 3;
+/// Relative-velocity threshold, as a fraction of the belt speed, under which a law without an
+/// exact stick mode counts as sticking (MODELS §4.8).
+pub const STICK_VELOCITY_FRACTION: f64 = 1e-3;
+
+/// The belt–block model.
+#[derive(Clone, Debug)]
+pub struct BeltBlock {
+    params: BeltBlockParams,
+    law: Law,
+    noise: Option<NormalLoadNoise>,
+    joint: Option<BeltJoint>,
+    belt_speed_mps: f64,
+    n_law: usize,
+    /// Mechanical energy at the start of the run [J].
+    initial_energy_j: f64,
+}
+
+impl BeltBlock {
+    /// Model of the bench with the given law and optional load noise.
+    pub fn new(params: BeltBlockParams, law: Law, noise: Option<NormalLoadNoise>) -> Self {
+        let belt_speed_mps = params.belt_speed_mps();
+        let joint = BeltJoint::new(
+            params.joint_amplitude,
+            params.belt_length_m,
+            params.joint_length_m,
+            belt_speed_mps,
+        );
+        let n_law = law.n_states();
+        Self {
+            params,
+            law,
+            noise,
+            joint,
+            belt_speed_mps,
+            n_law,
+            initial_energy_j: 0.0,
+        }
+    }
+
+    /// Parameters.
+    pub fn params(&self) -> &BeltBlockParams {
+        &self.params
+    }
+
+    /// The friction law (with its current mode).
+    pub fn law(&self) -> &Law {
+        &self.law
+    }
+
+    /// The friction law, mutable (live parameter changes).
+    pub fn law_mut(&mut self) -> &mut Law {
+        &mut self.law
+    }
+
+    /// Replaces the parameters; belt speed and joint follow. The caller re-initialises the
+    /// run's mode afterwards if the change moved the contact out of its current mode.
+    pub fn set_params(&mut self, params: BeltBlockParams) {
+        let fresh = Self::new(params, self.law.clone(), None);
+        self.params = fresh.params;
+        self.joint = fresh.joint;
+        self.belt_speed_mps = fresh.belt_speed_mps;
+    }
+
+    /// Belt speed [m/s].
+    pub fn belt_speed_mps(&self) -> f64 {
+        self.belt_speed_mps
+    }
+
+    /// The belt joint, if active.
+    pub fn joint(&self) -> Option<&BeltJoint> {
+        self.joint.as_ref()
+    }
+
+    /// Initial state `[x₀, v_b + v_rel,0, law states, 0, 0, 0]`.
+    pub fn initial_state(&self) -> Vec<f64> {
+        let mut y = vec![0.0; self.dim()];
+        y[0] = self.params.initial_position_m;
+        y[1] = self.belt_speed_mps + self.params.initial_slip_velocity_mps;
+        self.law.initial_states(&mut y[2..2 + self.n_law]);
+        y
+    }
+
+    /// Instantaneous normal load `N(t)` [N].
+    pub fn normal_load_n(&self, t: f64) -> f64 {
+        let mut n = self.params.normal_load_n;
+        if let Some(j) = &self.joint {
+            n *= j.factor(t);
+        }
+        if let Some(noise) = &self.noise {
+            n *= noise.factor(t);
+        }
+        n
+    }
+
+    /// Contact kinematics at `(t, y)`.
+    pub fn contact(&self, t: f64, y: &[f64]) -> Contact {
+        let p = &self.params;
+        let (x, v) = (y[0], y[1]);
+        let n = self.normal_load_n(t);
+        let f_app = -p.stiffness_n_per_m * x - p.damping_ns_per_m * v;
+        Contact {
+            t_s: t,
+            v_rel_mps: v - self.belt_speed_mps,
+            normal_load_n: n,
+            load_ratio: if p.normal_load_n > 0.0 {
+                n / p.normal_load_n
+            } else {
+                1.0
+            },
+            // Belt acceleration is zero: holding needs F = m·0 − F_app.
+            f_hold_n: -f_app,
+        }
+    }
+
+    fn law_states<'a>(&self, y: &'a [f64]) -> &'a [f64] {
+        &y[2..2 + self.n_law]
+    }
+
+    /// Friction force at `(t, y)` [N].
+    pub fn friction_force_n(&self, t: f64, y: &[f64]) -> f64 {
+        let c = self.contact(t, y);
+        let mut scratch = [0.0; 64];
+        let mut heap;
+        let ds: &mut [f64] = if self.n_law <= scratch.len() {
+            &mut scratch[..self.n_law]
+        } else {
+            heap = vec![0.0; self.n_law];
+            &mut heap
+        };
+        self.law.eval(&c, self.law_states(y), ds)
+    }
+
+    /// Whether the block sticks at `(t, y)`: the law's exact mode when it has one, else
+    /// `|v_rel| < 10⁻³·v_b`.
+    pub fn is_stuck(&self, t: f64, y: &[f64]) -> bool {
+        self.law.stuck().unwrap_or_else(|| {
+            let c = self.contact(t, y);
+            c.v_rel_mps.abs() < STICK_VELOCITY_FRACTION * self.belt_speed_mps.abs().max(1e-9)
+        })
+    }
+
+    fn mechanical_energy_j(&self, y: &[f64]) -> f64 {
+        let p = &self.params;
+        0.5 * p.mass_kg * y[1] * y[1] + 0.5 * p.stiffness_n_per_m * y[0] * y[0]
+    }
+
+    fn apply_switch(&self, switch: LawSwitch, y: &mut [f64]) {
+        if switch == LawSwitch::Stick {
+            y[1] = self.belt_speed_mps;
+        }
+    }
+}
+
+impl Model for BeltBlock {
+    fn dim(&self) -> usize {
+        2 + self.n_law + N_WORK
+    }
+
+    fn n_quadratures(&self) -> usize {
+        N_WORK
+    }
+
+    fn state_names(&self) -> Vec<String> {
+        let mut v = vec!["x".to_string(), "v".to_string()];
+        v.extend(self.law.state_columns().into_iter().map(|c| c.name));
+        v.extend(["w_friction", "w_belt", "w_damping"].map(String::from));
+        v
+    }
+
+    fn state_scales(&self, scales: &mut [f64]) {
+        // 1 cm and 1 cm/s: with rtol 1e-8 this gives atol 1e-10, as in the peer benchmarks.
+        scales[0] = 0.01;
+        scales[1] = 0.01;
+        self.law.state_scales(&mut scales[2..2 + self.n_law]);
+        for s in &mut scales[2 + self.n_law..] {
+            *s = 1.0;
+        }
+    }
+
+    fn is_autonomous(&self) -> bool {
+        self.joint.is_none() && self.noise.is_none()
+    }
+
+    fn max_step_s(&self) -> f64 {
+        let mut h = f64::INFINITY;
+        if let Some(j) = &self.joint {
+            h = h.min(j.duration_s / 8.0);
+        }
+        if let Some(noise) = &self.noise {
+            h = h.min(noise.params.grid_step_s);
+        }
+        h
+    }
+
+    fn initialize(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+        let c = self.contact(t, y);
+        let n = self.n_law;
+        let switch = self.law.initialize(&c, &mut y[2..2 + n]);
+        self.apply_switch(switch, y);
+        self.initial_energy_j = self.mechanical_energy_j(y);
+        Ok(())
+    }
+
+    #[inline]
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        let p = &self.params;
+        let c = self.contact(t, y);
+        let n = self.n_law;
+        let f = self.law.eval(&c, &y[2..2 + n], &mut dy[2..2 + n]);
+        let v = y[1];
+        dy[0] = v;
+        dy[1] = (f - c.f_hold_n) / p.mass_kg;
+        let q = 2 + n;
+        dy[q] = f * c.v_rel_mps;
+        dy[q + 1] = f * self.belt_speed_mps;
+        dy[q + 2] = p.damping_ns_per_m * v * v;
+    }
+
+    fn n_events(&self) -> usize {
+        self.law.n_events()
+    }
+
+    fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
+        let c = self.contact(t, y);
+        self.law.events(&c, self.law_states(y), g);
+    }
+
+    fn apply_event(&mut self, index: usize, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+        let c = self.contact(t, y);
+        let n = self.n_law;
+        let switch = self.law.apply_event(index, &c, &mut y[2..2 + n]);
+        self.apply_switch(switch, y);
+        Ok(())
+    }
+
+    fn after_step(&mut self, t: f64, y: &mut [f64]) -> bool {
+        let c = self.contact(t, y);
+        let n = self.n_law;
+        self.law.after_step(&c, &mut y[2..2 + n])
+    }
+
+    fn columns(&self) -> Vec<Column> {
+        let mut cols = vec![
+            Column::new("x", "m"),
+            Column::new("v", "m/s"),
+            Column::new("v_rel", "m/s"),
+            Column::new("friction_force", "N"),
+            Column::new("spring_force", "N"),
+            Column::new("stick", ""),
+            Column::new("normal_load", "N"),
+        ];
+        cols.extend(self.law.state_columns());
+        cols.extend([
+            Column::new("e_kin", "J"),
+            Column::new("e_spring", "J"),
+            Column::new("w_friction", "J"),
+            Column::new("w_belt", "J"),
+            Column::new("w_damping", "J"),
+            Column::new("energy_error", "J"),
+        ]);
+        cols
+    }
+
+    fn observe(&self, t: f64, y: &[f64], row: &mut [f64]) {
+        let p = &self.params;
+        let n = self.n_law;
+        let c = self.contact(t, y);
+        row[0] = y[0];
+        row[1] = y[1];
+        row[2] = c.v_rel_mps;
+        row[3] = self.friction_force_n(t, y);
+        row[4] = -p.stiffness_n_per_m * y[0];
+        row[5] = f64::from(u8::from(self.is_stuck(t, y)));
+        row[6] = c.normal_load_n;
+        row[7..7 + n].copy_from_slice(self.law_states(y));
+        let q = 2 + n;
+        let (w_f, w_b, w_c) = (y[q], y[q + 1], y[q + 2]);
+        let e_kin = 0.5 * p.mass_kg * y[1] * y[1];
+        let e_spring = 0.5 * p.stiffness_n_per_m * y[0] * y[0];
+        let r = &mut row[7 + n..];
+        r[0] = e_kin;
+        r[1] = e_spring;
+        r[2] = w_f;
+        r[3] = w_b;
+        r[4] = w_c;
+        r[5] = (e_kin + e_spring) - (self.initial_energy_j + w_b + w_f - w_c);
+    }
+
+    fn prefers_implicit(&self) -> bool {
+        self.law.is_stiff()
+    }
+}

@@ -1,0 +1,4 @@
+//! Small self-contained helpers with no physics in them.
+
+pub mod atomic_write;
+pub mod rng;
