@@ -4,10 +4,13 @@
 //! desktop window (`gui` feature) and the command line are thin front ends over it. See
 //! `ARCHITECTURE.md` for the module map.
 
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
 pub mod cli;
 pub mod integrate;
 pub mod laws;
 pub mod params;
 pub mod preset;
+pub mod rig;
 pub mod systems;
 pub mod util;

@@ -2,6 +2,8 @@
 //! (MODELS §5): period, stick and slip durations, amplitude and force extremes to 1e-6
 //! relative, and the energy balance over 100 cycles to 1e-8 relative.
 
+#![allow(clippy::unwrap_used)]
+
 use tribolab::laws::LawConfig;
 use tribolab::laws::static_kinetic::StaticKineticParams;
 use tribolab::preset::Preset;
@@ -9,23 +11,25 @@ use tribolab::systems::{BeltBlockParams, SystemConfig};
 
 /// MODELS §5 example: m = 1 kg, k = 100 N/m, N = 10 N, μ_S = 0.4, μ_K = 0.3, v_b = 0.1 m/s.
 fn example_preset(rtol: f64) -> Preset {
-    let mut p = Preset::default();
-    // v_b = 2π·R·n/60 = 0.1 m/s with R = 0.1 m, n = 60/(2π) rpm.
-    p.system = SystemConfig::BeltBlock(BeltBlockParams {
-        mass_kg: 1.0,
-        stiffness_n_per_m: 100.0,
-        damping_ns_per_m: 0.0,
-        normal_load_n: 10.0,
-        wheel_radius_m: 0.1,
-        wheel_rpm: 60.0 / std::f64::consts::TAU,
-        joint_amplitude: 0.0,
-        ..BeltBlockParams::default()
-    });
-    p.law = LawConfig::StaticKinetic(StaticKineticParams {
-        mu_s: 0.4,
-        mu_k: 0.3,
-        ..StaticKineticParams::default()
-    });
+    let mut p = Preset {
+        // v_b = 2π·R·n/60 = 0.1 m/s with R = 0.1 m, n = 60/(2π) rpm.
+        system: SystemConfig::BeltBlock(BeltBlockParams {
+            mass_kg: 1.0,
+            stiffness_n_per_m: 100.0,
+            damping_ns_per_m: 0.0,
+            normal_load_n: 10.0,
+            wheel_radius_m: 0.1,
+            wheel_rpm: 60.0 / std::f64::consts::TAU,
+            joint_amplitude: 0.0,
+            ..BeltBlockParams::default()
+        }),
+        law: LawConfig::StaticKinetic(StaticKineticParams {
+            mu_s: 0.4,
+            mu_k: 0.3,
+            ..StaticKineticParams::default()
+        }),
+        ..Preset::default()
+    };
     p.run.rtol = rtol;
     p.run.output_interval_s = 1e-3;
     p

@@ -3,7 +3,51 @@
 use super::{Preset, PresetError};
 
 /// `(file stem, RON text)` of every built-in preset, in menu order.
-pub static BUILTIN: &[(&str, &str)] = &[];
+pub static BUILTIN: &[(&str, &str)] = &[
+    (
+        "s1_bench_19_36rpm",
+        include_str!("../../presets/s1_bench_19_36rpm.ron"),
+    ),
+    (
+        "s1_bench_14_87rpm",
+        include_str!("../../presets/s1_bench_14_87rpm.ron"),
+    ),
+    (
+        "s1_bench_10_04rpm",
+        include_str!("../../presets/s1_bench_10_04rpm.ron"),
+    ),
+    (
+        "s1_bench_4_47rpm",
+        include_str!("../../presets/s1_bench_4_47rpm.ron"),
+    ),
+    (
+        "coulomb_stick_slip_undamped",
+        include_str!("../../presets/coulomb_stick_slip_undamped.ron"),
+    ),
+    (
+        "stribeck_stick_slip",
+        include_str!("../../presets/stribeck_stick_slip.ron"),
+    ),
+    (
+        "lugre_canudas_1995",
+        include_str!("../../presets/lugre_canudas_1995.ron"),
+    ),
+    (
+        "bo_pavelescu",
+        include_str!("../../presets/bo_pavelescu.ron"),
+    ),
+    ("coulomb", include_str!("../../presets/coulomb.ron")),
+    ("lorentzian", include_str!("../../presets/lorentzian.ron")),
+    (
+        "popp_stelter",
+        include_str!("../../presets/popp_stelter.ron"),
+    ),
+    ("tustin", include_str!("../../presets/tustin.ron")),
+    (
+        "w2_stribeck_tanh",
+        include_str!("../../presets/w2_stribeck_tanh.ron"),
+    ),
+];
 
 /// Loads a built-in preset by file stem.
 pub fn load(stem: &str) -> Option<Result<Preset, PresetError>> {
