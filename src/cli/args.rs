@@ -13,6 +13,8 @@ pub struct RunArgs {
     pub sets: Vec<(String, String)>,
     /// `--out FILE`.
     pub out: Option<String>,
+    /// `--stats`: print integrator counters and speed to stderr.
+    pub stats: bool,
 }
 
 /// Parses the arguments after `run`.
@@ -52,6 +54,7 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
                 out.sets.push((path.trim().to_string(), val.to_string()));
             }
             "--out" | "-o" => out.out = Some(value("--out")?),
+            "--stats" => out.stats = true,
             f if f.starts_with('-') && f.len() > 1 => {
                 return Err(CliError::Usage(format!("unknown option `{f}`")));
             }

@@ -31,19 +31,36 @@ pub(super) fn run(args: &[String]) -> Result<(), CliError> {
         .build_simulation()
         .map_err(|e| CliError::Failed(format!("{}: {e}", a.preset)))?;
     let header = sim.column_names();
+    let started = std::time::Instant::now();
     let mut simulate = |w: &mut dyn Write| -> std::io::Result<()> {
         let mut sink = CsvSink::new(w, &header)?;
         let result = sim.advance(duration, &mut sink);
         sink.finish()?;
         result.map_err(|e| std::io::Error::other(format!("simulation failed: {e}")))
     };
-    match &a.out {
-        Some(path) => write_atomically(Path::new(path), simulate)
+    let result = match &a.out {
+        Some(path) => write_atomically(Path::new(path), &mut simulate)
             .map_err(|e| CliError::Failed(format!("{path}: {e} (no file written)"))),
         None => {
             let stdout = std::io::stdout();
             let mut lock = std::io::BufWriter::new(stdout.lock());
             simulate(&mut lock).map_err(|e| CliError::Failed(e.to_string()))
         }
+    };
+    if a.stats {
+        let wall = started.elapsed().as_secs_f64();
+        let st = sim.stats();
+        eprintln!(
+            "{}: {} steps ({} rejected), {} right-hand sides, {} events; {:.3} s wall, \
+             {:.3e} model-s per wall-s",
+            sim.method_name(),
+            st.steps,
+            st.rejected,
+            st.rhs_evals,
+            st.events,
+            wall,
+            sim.time_s() / wall
+        );
     }
+    result
 }

@@ -8,10 +8,27 @@ use std::path::{Path, PathBuf};
 /// Writes `path` atomically; `fill` streams the content into the writer.
 ///
 /// On any error the temporary file is removed and the target is left as it was.
+/// A target that exists but is not a regular file (`/dev/null`, a FIFO, a terminal) is written
+/// directly: renaming over it would replace the device with a file.
 pub fn write_atomically<F>(path: &Path, fill: F) -> io::Result<()>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
 {
+    if let Ok(meta) = fs::metadata(path)
+        && !meta.is_file()
+    {
+        {
+            if meta.is_dir() {
+                return Err(io::Error::other(format!(
+                    "{} is a directory",
+                    path.display()
+                )));
+            }
+            let mut w = BufWriter::new(fs::OpenOptions::new().write(true).open(path)?);
+            fill(&mut w)?;
+            return w.flush();
+        }
+    }
     let tmp = temp_path(path);
     let result = (|| {
         let file = File::create(&tmp)?;
@@ -65,5 +82,15 @@ mod tests {
         write_string_atomically(&target, "new").unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "new");
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn device_targets_are_written_in_place() {
+        use std::os::unix::fs::FileTypeExt;
+        let null = Path::new("/dev/null");
+        write_string_atomically(null, "discarded").unwrap();
+        assert!(fs::metadata(null).unwrap().file_type().is_char_device());
+        assert!(write_string_atomically(&std::env::temp_dir(), "x").is_err());
     }
 }
