@@ -52,6 +52,7 @@ pub struct Dopri5 {
     f_start_valid: bool,
     /// Dense-output coefficients of the last step.
     rcont: [Vec<f64>; 5],
+    h_last: f64,
     evals: u64,
 }
 
@@ -64,6 +65,7 @@ impl Dopri5 {
             err: vec![0.0; n],
             f_start_valid: false,
             rcont: std::array::from_fn(|_| vec![0.0; n]),
+            h_last: 0.0,
             evals: 0,
         }
     }
@@ -126,8 +128,15 @@ impl Stepper for Dopri5 {
             self.err[i] =
                 h * (E1 * k1[i] + E3 * k3[i] + E4 * k4[i] + E5 * k5[i] + E6 * k6[i] + E7 * k7[i]);
         }
+        self.h_last = h;
+        tol.error_norm(&self.err, y, y_new)
+    }
+
+    fn prepare_dense(&mut self, y: &[f64], y_new: &[f64]) {
+        let h = self.h_last;
+        let [k1, _, k3, k4, k5, k6, k7] = &self.k;
         let [r1, r2, r3, r4, r5] = &mut self.rcont;
-        for i in 0..n {
+        for i in 0..y.len() {
             let ydiff = y_new[i] - y[i];
             let bspl = h * k1[i] - ydiff;
             r1[i] = y[i];
@@ -137,7 +146,6 @@ impl Stepper for Dopri5 {
             r5[i] =
                 h * (D1 * k1[i] + D3 * k3[i] + D4 * k4[i] + D5 * k5[i] + D6 * k6[i] + D7 * k7[i]);
         }
-        tol.error_norm(&self.err, y, y_new)
     }
 
     fn dense(&self, theta: f64, out: &mut [f64]) {

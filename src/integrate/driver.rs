@@ -254,6 +254,7 @@ impl Simulation {
             }
         }
         self.stats.steps += 1;
+        self.stepper.prepare_dense(&self.y, &self.y_new);
         let t_new = t + h;
         let y_new = std::mem::take(&mut self.y_new);
         let result = self.finish_step(t, h, t_new, &y_new, t_stop, sink);
@@ -314,7 +315,24 @@ impl Simulation {
             if upper < 1.0 && gi(upper) >= 0.0 {
                 continue;
             }
-            let theta = illinois(&mut gi, 0.0, upper, theta_tol);
+            // A guard that starts exactly at zero (a mode just entered on its boundary) counts
+            // only once it has been positive: bracket from the first positive sample.
+            let mut lower = 0.0;
+            if self.g_prev[i] == 0.0 {
+                const SAMPLES: usize = 32;
+                for k in 1..SAMPLES {
+                    let th = upper * k as f64 / SAMPLES as f64;
+                    let g = gi(th);
+                    if g > 0.0 {
+                        lower = th;
+                        break;
+                    }
+                    if g < 0.0 {
+                        break;
+                    }
+                }
+            }
+            let theta = illinois(&mut gi, lower, upper, theta_tol);
             if best.is_none_or(|b| theta < b.1) {
                 best = Some((i, theta));
             }
@@ -342,6 +360,7 @@ impl Simulation {
                 &mut y_ev,
                 &self.tol,
             );
+            self.stepper.prepare_dense(&self.y, &y_ev);
             let finite = self.check_finite(t_event, &y_ev);
             self.y_event = y_ev;
             finite?;
@@ -359,6 +378,10 @@ impl Simulation {
         self.stats.events += 1;
         self.stepper.reset();
         self.model.events(self.t, &self.y, &mut self.g_prev);
+        // Restart like a new integration: the dynamics of the new mode set the step size.
+        if self.stepper.fixed_step().is_none() {
+            self.h = self.initial_step().min(self.h);
+        }
         self.guard_zeno(t_event)
     }
 

@@ -4,7 +4,7 @@
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SimError {
     /// A state component became NaN or infinite: the integration diverged.
-    #[error("integration diverged at t = {t_s} s: state `{name}` became {value}")]
+    #[error("integration diverged at t = {t_s} s: state `{name}` became {value:e}")]
     NonFinite {
         /// Simulation time [s].
         t_s: f64,

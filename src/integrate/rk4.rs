@@ -87,11 +87,14 @@ impl Stepper for Rk4 {
         }
         model.rhs(t + h, y_new, &mut self.f_end);
         self.evals += 4;
+        self.h_last = h;
+        0.0
+    }
+
+    fn prepare_dense(&mut self, y: &[f64], y_new: &[f64]) {
         self.y0.copy_from_slice(y);
         self.y1.copy_from_slice(y_new);
         self.f_start.copy_from_slice(&self.k[0]);
-        self.h_last = h;
-        0.0
     }
 
     fn dense(&self, theta: f64, out: &mut [f64]) {

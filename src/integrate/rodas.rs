@@ -88,19 +88,27 @@ const H: [[f64; 5]; 2] = [
 ];
 
 /// Rodas4 stepper with finite-difference Jacobian.
+///
+/// Quadrature components (work integrals) feed nothing back: their Jacobian columns are zero, so
+/// only the `n_d × n_d` block of the dynamic components is factored and the quadrature stage
+/// increments follow explicitly, `u_q = hγ·(r_q + J_qd·u_d)`.
 #[derive(Clone, Debug)]
 pub struct Rodas4 {
     n: usize,
+    /// Number of dynamic (non-quadrature) components, set at the first step.
+    nd: usize,
     u: [Vec<f64>; STAGES],
     f0: Vec<f64>,
     ft: Vec<f64>,
     stage_y: Vec<f64>,
     stage_f: Vec<f64>,
+    rhs: Vec<f64>,
+    /// `∂f/∂y` restricted to the dynamic columns, row-major `n × n_d`.
     jac: Vec<f64>,
     lu: DenseLu,
     /// `f0`, `ft` and `jac` hold data of the current start point.
     start_valid: bool,
-    /// `hγ` of the current factorisation (NaN when none).
+    /// `h` of the current factorisation (NaN when none).
     factored_for_h: f64,
     y0: Vec<f64>,
     y1: Vec<f64>,
@@ -113,11 +121,13 @@ impl Rodas4 {
     pub fn new(n: usize) -> Self {
         Self {
             n,
+            nd: n,
             u: std::array::from_fn(|_| vec![0.0; n]),
             f0: vec![0.0; n],
             ft: vec![0.0; n],
             stage_y: vec![0.0; n],
             stage_f: vec![0.0; n],
+            rhs: vec![0.0; n],
             jac: vec![0.0; n * n],
             lu: DenseLu::new(n),
             start_valid: false,
@@ -132,22 +142,25 @@ impl Rodas4 {
     /// Evaluates `f0`, `∂f/∂t` and the Jacobian at the start point.
     fn prepare_start(&mut self, model: &dyn Model, t: f64, y: &[f64]) {
         let n = self.n;
+        let nd = n - model.n_quadratures();
+        if nd != self.nd {
+            self.nd = nd;
+            self.lu = DenseLu::new(nd);
+        }
         model.rhs(t, y, &mut self.f0);
         self.evals += 1;
-        let n_dyn = n - model.n_quadratures();
-        self.jac.iter_mut().for_each(|v| *v = 0.0);
         self.stage_y.copy_from_slice(y);
-        for j in 0..n_dyn {
+        for j in 0..nd {
             let yj = y[j];
             let delta = (f64::EPSILON * yj.abs().max(1e-5)).sqrt();
             self.stage_y[j] = yj + delta;
             model.rhs(t, &self.stage_y, &mut self.stage_f);
             self.stage_y[j] = yj;
             for i in 0..n {
-                self.jac[i * n + j] = (self.stage_f[i] - self.f0[i]) / delta;
+                self.jac[i * nd + j] = (self.stage_f[i] - self.f0[i]) / delta;
             }
         }
-        self.evals += n_dyn as u64;
+        self.evals += nd as u64;
         if model.is_autonomous() {
             self.ft.iter_mut().for_each(|v| *v = 0.0);
         } else {
@@ -162,19 +175,36 @@ impl Rodas4 {
         self.factored_for_h = f64::NAN;
     }
 
-    /// Factors `I/(hγ) − J`; returns `false` if singular.
+    /// Factors `I/(hγ) − J_dd`; returns `false` if singular.
     fn factor(&mut self, h: f64) -> bool {
-        let n = self.n;
+        let nd = self.nd;
         let diag = 1.0 / (h * GAMMA);
         let m = self.lu.matrix_mut();
-        for i in 0..n {
-            for j in 0..n {
-                m[i * n + j] = -self.jac[i * n + j];
+        for i in 0..nd {
+            let row = &self.jac[i * nd..(i + 1) * nd];
+            let out = &mut m[i * nd..(i + 1) * nd];
+            for (o, j) in out.iter_mut().zip(row) {
+                *o = -j;
             }
-            m[i * n + i] += diag;
+            out[i] += diag;
         }
         self.factored_for_h = h;
         self.lu.factor()
+    }
+
+    /// Solves `(I/(hγ) − J)·u = r` for one stage: LU on the dynamic block, explicit
+    /// quadratures.
+    fn solve_stage(&mut self, s: usize, h: f64) {
+        let (n, nd) = (self.n, self.nd);
+        let u = &mut self.u[s];
+        u.copy_from_slice(&self.rhs);
+        self.lu.solve(&mut u[..nd]);
+        let hg = h * GAMMA;
+        for i in nd..n {
+            let row = &self.jac[i * nd..(i + 1) * nd];
+            let coupling: f64 = row.iter().zip(&u[..nd]).map(|(a, b)| a * b).sum();
+            u[i] = hg * (self.rhs[i] + coupling);
+        }
     }
 }
 
@@ -204,14 +234,12 @@ impl Stepper for Rodas4 {
             return f64::INFINITY;
         }
         for s in 0..STAGES {
-            // Stage argument.
+            // Stage argument y + Σ a_sj u_j.
             self.stage_y.copy_from_slice(y);
-            for j in 0..s {
-                let a = A[s][j];
+            for (j, &a) in A[s][..s].iter().enumerate() {
                 if a != 0.0 {
-                    let uj = &self.u[j];
-                    for i in 0..n {
-                        self.stage_y[i] += a * uj[i];
+                    for (sy, uj) in self.stage_y.iter_mut().zip(&self.u[j]) {
+                        *sy += a * uj;
                     }
                 }
             }
@@ -221,28 +249,22 @@ impl Stepper for Rodas4 {
                 model.rhs(t + CT[s] * h, &self.stage_y, &mut self.stage_f);
                 self.evals += 1;
             }
-            // Right-hand side of the linear system.
-            let (done, rest) = self.u.split_at_mut(s);
-            let us = &mut rest[0];
+            // r = f + h·d_s·f_t + Σ (C_sj/h)·u_j
+            let hd = h * D[s];
             for i in 0..n {
-                let mut r = self.stage_f[i] + h * D[s] * self.ft[i];
-                for (j, uj) in done.iter().enumerate() {
-                    r += C[s][j] / h * uj[i];
-                }
-                us[i] = r;
+                self.rhs[i] = self.stage_f[i] + hd * self.ft[i];
             }
-            self.lu.solve(us);
+            for (j, &c) in C[s][..s].iter().enumerate() {
+                let c = c / h;
+                for (r, uj) in self.rhs.iter_mut().zip(&self.u[j]) {
+                    *r += c * uj;
+                }
+            }
+            self.solve_stage(s, h);
         }
         for i in 0..n {
             y_new[i] = self.stage_y[i] + self.u[STAGES - 1][i];
         }
-        for (row, k) in H.iter().zip(self.k_dense.iter_mut()) {
-            for i in 0..n {
-                k[i] = (0..5).map(|j| row[j] * self.u[j][i]).sum();
-            }
-        }
-        self.y0.copy_from_slice(y);
-        self.y1.copy_from_slice(y_new);
         if y_new.iter().any(|v| !v.is_finite()) {
             return f64::INFINITY;
         }
@@ -255,6 +277,19 @@ impl Stepper for Rodas4 {
         for i in 0..out.len() {
             out[i] = th1 * self.y0[i] + theta * (self.y1[i] + th1 * (k1[i] + theta * k2[i]));
         }
+    }
+
+    fn prepare_dense(&mut self, y: &[f64], y_new: &[f64]) {
+        for (row, k) in H.iter().zip(self.k_dense.iter_mut()) {
+            k.iter_mut().for_each(|v| *v = 0.0);
+            for (j, &hj) in row.iter().enumerate() {
+                for (kv, uj) in k.iter_mut().zip(&self.u[j]) {
+                    *kv += hj * uj;
+                }
+            }
+        }
+        self.y0.copy_from_slice(y);
+        self.y1.copy_from_slice(y_new);
     }
 
     fn accept(&mut self) {

@@ -5,7 +5,8 @@ use super::{Model, Tolerance};
 /// A one-step method with an error estimate and dense output.
 ///
 /// Protocol: the driver calls [`step`](Stepper::step) from `(t, y)` (possibly several times after
-/// rejections or to land on an event), reads [`dense`](Stepper::dense) over the last step, then
+/// rejections or to land on an event), calls [`prepare_dense`](Stepper::prepare_dense) for the
+/// step it keeps and reads [`dense`](Stepper::dense) over it, then
 /// calls [`accept`](Stepper::accept) once it moves to the step's end. After a discontinuity (a
 /// mode switch) it calls [`reset`](Stepper::reset).
 pub trait Stepper {
@@ -32,7 +33,11 @@ pub trait Stepper {
         tol: &Tolerance,
     ) -> f64;
 
-    /// Dense output at `t + θ·h` of the last step, `θ ∈ [0, 1]`.
+    /// Prepares dense output for the step just taken from `y` to `y_new` (called once the
+    /// driver keeps the step; rejected steps never pay for it).
+    fn prepare_dense(&mut self, y: &[f64], y_new: &[f64]);
+
+    /// Dense output at `t + θ·h` of the last prepared step, `θ ∈ [0, 1]`.
     fn dense(&self, theta: f64, out: &mut [f64]);
 
     /// The last step becomes the new starting point.
