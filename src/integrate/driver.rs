@@ -55,6 +55,18 @@ pub struct DriverSettings {
     pub output_interval_s: f64,
 }
 
+/// RK4 with the dimension fixed at compile time for small systems (unrolled loops).
+fn rk4_for(n: usize, dt: f64) -> Box<dyn Stepper + Send> {
+    match n {
+        4 => Box::new(Rk4::<4>::new(n, dt)),
+        5 => Box::new(Rk4::<5>::new(n, dt)),
+        6 => Box::new(Rk4::<6>::new(n, dt)),
+        7 => Box::new(Rk4::<7>::new(n, dt)),
+        8 => Box::new(Rk4::<8>::new(n, dt)),
+        _ => Box::new(Rk4::<0>::new(n, dt)),
+    }
+}
+
 /// Absolute event-time precision [s].
 const EVENT_TIME_TOL_S: f64 = 1e-12;
 /// Zeno guard: this many switches inside [`ZENO_WINDOW_S`] stop the run.
@@ -84,6 +96,8 @@ pub struct Simulation {
     buf: Vec<f64>,
     row: Vec<f64>,
     recent_events: VecDeque<f64>,
+    /// The stepper's dense output describes `last_step`.
+    dense_ready: bool,
     stats: Stats,
     started: bool,
 }
@@ -111,7 +125,7 @@ impl Simulation {
         };
         let stepper: Box<dyn Stepper + Send> = match method {
             Method::Rodas4 => Box::new(Rodas4::new(n)),
-            Method::Rk4 => Box::new(Rk4::new(n, settings.rk4_dt_s)),
+            Method::Rk4 => rk4_for(n, settings.rk4_dt_s),
             _ => Box::new(Dopri5::new(n)),
         };
         let ne = model.n_events();
@@ -138,6 +152,7 @@ impl Simulation {
             buf: vec![0.0; n],
             row: vec![0.0; row_len],
             recent_events: VecDeque::new(),
+            dense_ready: false,
             stats: Stats::default(),
             started: false,
         };
@@ -254,7 +269,7 @@ impl Simulation {
             }
         }
         self.stats.steps += 1;
-        self.stepper.prepare_dense(&self.y, &self.y_new);
+        self.dense_ready = false;
         let t_new = t + h;
         let y_new = std::mem::take(&mut self.y_new);
         let result = self.finish_step(t, h, t_new, &y_new, t_stop, sink);
@@ -275,9 +290,17 @@ impl Simulation {
         let ne = self.g_prev.len();
         if ne > 0 {
             self.model.events(t_new, y_new, &mut self.g_new);
-            if let Some((index, theta)) = self.first_event(t, h) {
-                return self.handle_event(index, t, h * theta, t_stop, sink);
+            let triggered = (0..ne).any(|i| self.g_prev[i] >= 0.0 && self.g_new[i] < 0.0);
+            if triggered {
+                self.ensure_dense(y_new);
+                if let Some((index, theta)) = self.first_event(t, h) {
+                    return self.handle_event(index, t, h * theta, t_stop, sink);
+                }
             }
+        }
+        // Dense output is only prepared when an output sample falls inside the step.
+        if self.next_output_time() <= t_new {
+            self.ensure_dense(y_new);
         }
         self.last_step = Some((t, h));
         self.t = t_new;
@@ -361,6 +384,7 @@ impl Simulation {
                 &self.tol,
             );
             self.stepper.prepare_dense(&self.y, &y_ev);
+            self.dense_ready = true;
             let finite = self.check_finite(t_event, &y_ev);
             self.y_event = y_ev;
             finite?;
@@ -404,13 +428,28 @@ impl Simulation {
         Ok(())
     }
 
+    /// Prepares the stepper's dense output for the step from `self.y` to `y_new`, once.
+    fn ensure_dense(&mut self, y_new: &[f64]) {
+        if !self.dense_ready {
+            self.stepper.prepare_dense(&self.y, y_new);
+            self.dense_ready = true;
+        }
+    }
+
+    fn next_output_time(&self) -> f64 {
+        self.t0 + self.next_output as f64 * self.output_interval_s
+    }
+
     /// Emits regular samples with times in `(last emitted, t_to]` from the last step.
     fn emit_pending(&mut self, t_to: f64, sink: &mut dyn SampleSink) {
         let Some((ts, h)) = self.last_step else {
             return;
         };
+        if !self.dense_ready {
+            return;
+        }
         loop {
-            let tk = self.t0 + self.next_output as f64 * self.output_interval_s;
+            let tk = self.next_output_time();
             if tk > t_to || tk > ts + h {
                 break;
             }
@@ -436,20 +475,24 @@ impl Simulation {
     }
 
     fn check_finite(&self, t: f64, y: &[f64]) -> Result<(), SimError> {
-        for (i, v) in y.iter().enumerate() {
-            if !v.is_finite() || v.abs() > 1e150 {
-                return Err(SimError::NonFinite {
-                    t_s: t,
-                    name: self
-                        .names
-                        .get(i)
-                        .cloned()
-                        .unwrap_or_else(|| format!("y[{i}]")),
-                    value: *v,
-                });
-            }
+        // One branch-free pass on the hot path (NaN fails the comparison); details only on error.
+        if y.iter().all(|v| v.abs() <= 1e150) {
+            return Ok(());
         }
-        Ok(())
+        let (i, v) = y
+            .iter()
+            .enumerate()
+            .find(|(_, v)| v.is_nan() || v.abs() > 1e150)
+            .map_or((0, f64::NAN), |(i, v)| (i, *v));
+        Err(SimError::NonFinite {
+            t_s: t,
+            name: self
+                .names
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("y[{i}]")),
+            value: v,
+        })
     }
 
     /// Starting step size (Hairer, Nørsett & Wanner, *Solving ODE I*, §II.4).

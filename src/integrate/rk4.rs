@@ -6,9 +6,10 @@
 use super::stepper::Stepper;
 use super::{Model, Tolerance};
 
-/// Fixed-step RK4 stepper.
+/// Fixed-step RK4 stepper. `N` is the state dimension when known at compile time (small
+/// systems get fully unrolled loops); `N = 0` works for any dimension.
 #[derive(Clone, Debug)]
-pub struct Rk4 {
+pub struct Rk4<const N: usize = 0> {
     dt: f64,
     k: [Vec<f64>; 4],
     tmp: Vec<f64>,
@@ -22,7 +23,7 @@ pub struct Rk4 {
     evals: u64,
 }
 
-impl Rk4 {
+impl<const N: usize> Rk4<N> {
     /// Workspace for dimension `n` with step `dt` [s].
     pub fn new(n: usize, dt: f64) -> Self {
         Self {
@@ -40,7 +41,7 @@ impl Rk4 {
     }
 }
 
-impl Stepper for Rk4 {
+impl<const N: usize> Stepper for Rk4<N> {
     fn name(&self) -> &'static str {
         "RK4"
     }
@@ -62,28 +63,33 @@ impl Stepper for Rk4 {
         y_new: &mut [f64],
         _tol: &Tolerance,
     ) -> f64 {
-        let n = y.len();
+        let n = if N > 0 { N } else { y.len() };
+        let y = &y[..n];
+        let y_new = &mut y_new[..n];
         let [k1, k2, k3, k4] = &mut self.k;
-        let tmp = &mut self.tmp;
+        let (k1, k2, k3, k4) = (&mut k1[..n], &mut k2[..n], &mut k3[..n], &mut k4[..n]);
+        let tmp = &mut self.tmp[..n];
         if !self.f_start_valid {
             model.rhs(t, y, k1);
             self.evals += 1;
             self.f_start_valid = true;
         }
-        for i in 0..n {
-            tmp[i] = y[i] + 0.5 * h * k1[i];
+        let hh = 0.5 * h;
+        for ((o, yi), k) in tmp.iter_mut().zip(y).zip(k1.iter()) {
+            *o = yi + hh * k;
         }
-        model.rhs(t + 0.5 * h, tmp, k2);
-        for i in 0..n {
-            tmp[i] = y[i] + 0.5 * h * k2[i];
+        model.rhs(t + hh, tmp, k2);
+        for ((o, yi), k) in tmp.iter_mut().zip(y).zip(k2.iter()) {
+            *o = yi + hh * k;
         }
-        model.rhs(t + 0.5 * h, tmp, k3);
-        for i in 0..n {
-            tmp[i] = y[i] + h * k3[i];
+        model.rhs(t + hh, tmp, k3);
+        for ((o, yi), k) in tmp.iter_mut().zip(y).zip(k3.iter()) {
+            *o = yi + h * k;
         }
         model.rhs(t + h, tmp, k4);
+        let h6 = h / 6.0;
         for i in 0..n {
-            y_new[i] = y[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+            y_new[i] = y[i] + h6 * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
         }
         model.rhs(t + h, y_new, &mut self.f_end);
         self.evals += 4;

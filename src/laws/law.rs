@@ -49,6 +49,12 @@ pub trait FrictionLaw {
         false
     }
 
+    /// Whether [`after_step`](FrictionLaw::after_step) does anything (lets systems skip
+    /// computing the contact after every step).
+    fn has_after_step(&self) -> bool {
+        false
+    }
+
     /// Whether the contact is stuck, when the law knows it exactly (set-valued or hybrid laws);
     /// `None` lets the system decide from a velocity threshold.
     fn stuck(&self) -> Option<bool> {

@@ -43,23 +43,26 @@ crate::param_struct! {
 pub struct LuGre {
     /// Parameters.
     pub params: LuGreParams,
+    /// `1/v_S`, cached for the hot path.
+    inv_v_s: f64,
 }
 
 impl LuGre {
     /// Law with the given parameters.
     pub fn new(params: LuGreParams) -> Self {
-        Self { params }
+        let inv_v_s = 1.0 / params.v_s_mps;
+        Self { params, inv_v_s }
     }
 
     /// Replaces the parameters.
     pub fn set_params(&mut self, params: LuGreParams) {
-        self.params = params;
+        *self = Self::new(params);
     }
 
     /// Stribeck level `g(v)` at nominal load [N].
     pub fn g(&self, v: f64) -> f64 {
         let p = &self.params;
-        let r = v / p.v_s_mps;
+        let r = v * self.inv_v_s;
         p.f_c_n + (p.f_s_n - p.f_c_n) * (-r * r).exp()
     }
 

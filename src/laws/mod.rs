@@ -218,6 +218,9 @@ impl FrictionLaw for Law {
     fn after_step(&mut self, c: &Contact, s: &mut [f64]) -> bool {
         dispatch!(self, l => l.after_step(c, s))
     }
+    fn has_after_step(&self) -> bool {
+        dispatch!(self, l => l.has_after_step())
+    }
     fn stuck(&self) -> Option<bool> {
         dispatch!(self, l => l.stuck())
     }

@@ -128,6 +128,9 @@ impl Model for PrescribedMotion {
     }
 
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> bool {
+        if !self.law.has_after_step() {
+            return false;
+        }
         let c = self.contact(t);
         self.law.after_step(&c, &mut y[1..])
     }

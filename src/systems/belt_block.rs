@@ -75,6 +75,7 @@ pub struct BeltBlock {
     noise: Option<NormalLoadNoise>,
     joint: Option<BeltJoint>,
     belt_speed_mps: f64,
+    inv_mass: f64,
     n_law: usize,
     /// Mechanical energy at the start of the run [J].
     initial_energy_j: f64,
@@ -91,12 +92,14 @@ impl BeltBlock {
             belt_speed_mps,
         );
         let n_law = law.n_states();
+        let inv_mass = 1.0 / params.mass_kg;
         Self {
             params,
             law,
             noise,
             joint,
             belt_speed_mps,
+            inv_mass,
             n_law,
             initial_energy_j: 0.0,
         }
@@ -122,6 +125,7 @@ impl BeltBlock {
     pub fn set_params(&mut self, params: BeltBlockParams) {
         let fresh = Self::new(params, self.law.clone(), None);
         self.params = fresh.params;
+        self.inv_mass = fresh.inv_mass;
         self.joint = fresh.joint;
         self.belt_speed_mps = fresh.belt_speed_mps;
     }
@@ -145,35 +149,36 @@ impl BeltBlock {
         y
     }
 
-    /// Instantaneous normal load `N(t)` [N].
-    pub fn normal_load_n(&self, t: f64) -> f64 {
-        let mut n = self.params.normal_load_n;
+    /// Load factor `N(t)/N₀` from the joint bump and the noise (1 when neither is active).
+    fn load_factor(&self, t: f64) -> f64 {
+        let mut f = 1.0;
         if let Some(j) = &self.joint {
-            n *= j.factor(t);
+            f *= j.factor(t);
         }
         if let Some(noise) = &self.noise {
-            n *= noise.factor(t);
+            f *= noise.factor(t);
         }
-        n
+        f
+    }
+
+    /// Instantaneous normal load `N(t)` [N].
+    pub fn normal_load_n(&self, t: f64) -> f64 {
+        self.params.normal_load_n * self.load_factor(t)
     }
 
     /// Contact kinematics at `(t, y)`.
+    #[inline]
     pub fn contact(&self, t: f64, y: &[f64]) -> Contact {
         let p = &self.params;
         let (x, v) = (y[0], y[1]);
-        let n = self.normal_load_n(t);
-        let f_app = -p.stiffness_n_per_m * x - p.damping_ns_per_m * v;
+        let factor = self.load_factor(t);
         Contact {
             t_s: t,
             v_rel_mps: v - self.belt_speed_mps,
-            normal_load_n: n,
-            load_ratio: if p.normal_load_n > 0.0 {
-                n / p.normal_load_n
-            } else {
-                1.0
-            },
-            // Belt acceleration is zero: holding needs F = m·0 − F_app.
-            f_hold_n: -f_app,
+            normal_load_n: p.normal_load_n * factor,
+            load_ratio: factor,
+            // Belt acceleration is zero: holding needs F = m·0 − F_app, F_app = −k·x − c·ẋ.
+            f_hold_n: p.stiffness_n_per_m * x + p.damping_ns_per_m * v,
         }
     }
 
@@ -274,7 +279,7 @@ impl Model for BeltBlock {
         let f = self.law.eval(&c, &y[2..2 + n], &mut dy[2..2 + n]);
         let v = y[1];
         dy[0] = v;
-        dy[1] = (f - c.f_hold_n) / p.mass_kg;
+        dy[1] = (f - c.f_hold_n) * self.inv_mass;
         let q = 2 + n;
         dy[q] = f * c.v_rel_mps;
         dy[q + 1] = f * self.belt_speed_mps;
@@ -299,6 +304,9 @@ impl Model for BeltBlock {
     }
 
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> bool {
+        if !self.law.has_after_step() {
+            return false;
+        }
         let c = self.contact(t, y);
         let n = self.n_law;
         self.law.after_step(&c, &mut y[2..2 + n])
