@@ -100,3 +100,11 @@ fn stdout_result(r: std::io::Result<()>) -> Result<(), CliError> {
         _ => Ok(()),
     }
 }
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CliError::Usage(m) | CliError::Failed(m) => f.write_str(m),
+        }
+    }
+}

@@ -10,10 +10,22 @@ use super::root::illinois;
 use super::stepper::Stepper;
 use super::{Method, Model, SimError, Tolerance};
 
+/// Which Poincaré section a point belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SectionId {
+    /// The model's section with this index (see `Model::section_names`).
+    Model(usize),
+    /// Stroboscopic section `t = t₀ + k·T`.
+    Stroboscopic,
+}
+
 /// Receives output rows: `t`, then the model's columns, then the event flag (0 or 1).
 pub trait SampleSink {
     /// One output row.
     fn push(&mut self, row: &[f64]);
+
+    /// One Poincaré point (same row layout), when section tracking is on.
+    fn push_section(&mut self, _section: SectionId, _row: &[f64]) {}
 }
 
 impl SampleSink for Vec<Vec<f64>> {
@@ -73,6 +85,15 @@ const EVENT_TIME_TOL_S: f64 = 1e-12;
 const ZENO_COUNT: usize = 1000;
 const ZENO_WINDOW_S: f64 = 1e-9;
 
+/// State of Poincaré section tracking.
+#[derive(Clone, Debug)]
+struct SectionTracker {
+    prev: Vec<f64>,
+    new: Vec<f64>,
+    strobe_period_s: Option<f64>,
+    next_strobe: u64,
+}
+
 /// A running simulation of one model.
 pub struct Simulation {
     model: Box<dyn Model + Send>,
@@ -98,6 +119,8 @@ pub struct Simulation {
     recent_events: VecDeque<f64>,
     /// The stepper's dense output describes `last_step`.
     dense_ready: bool,
+    /// Poincaré section tracking (off unless asked for).
+    sections: Option<SectionTracker>,
     stats: Stats,
     started: bool,
 }
@@ -153,6 +176,7 @@ impl Simulation {
             row: vec![0.0; row_len],
             recent_events: VecDeque::new(),
             dense_ready: false,
+            sections: None,
             stats: Stats::default(),
             started: false,
         };
@@ -180,10 +204,27 @@ impl Simulation {
         self.model.as_ref()
     }
 
-    /// Mutable access to the model (for live parameter changes).
+    /// Mutable access to the model (for live parameter changes); call
+    /// [`reinitialize`](Self::reinitialize) afterwards.
     pub fn model_mut(&mut self) -> &mut (dyn Model + Send) {
         self.stepper.reset();
         self.model.as_mut()
+    }
+
+    /// Restarts the integration from the current state after the model changed: the model
+    /// re-chooses its mode, the stepper forgets cached data and the step size restarts.
+    pub fn reinitialize(&mut self) -> Result<(), SimError> {
+        self.model.initialize(self.t, &mut self.y)?;
+        self.stepper.reset();
+        self.model.events(self.t, &self.y, &mut self.g_prev);
+        if let Some(tr) = self.sections.as_mut() {
+            self.model.sections(self.t, &self.y, &mut tr.prev);
+        }
+        self.h_max = self.model.max_step_s();
+        if self.stepper.fixed_step().is_none() {
+            self.h = self.initial_step();
+        }
+        Ok(())
     }
 
     /// Run counters.
@@ -197,6 +238,21 @@ impl Simulation {
     /// Name of the integrator in use.
     pub fn method_name(&self) -> &'static str {
         self.stepper.name()
+    }
+
+    /// Turns Poincaré tracking on: the model's sections and, with `strobe_period_s`, the
+    /// stroboscopic section `t = k·T`. Points go to [`SampleSink::push_section`].
+    pub fn track_sections(&mut self, strobe_period_s: Option<f64>) {
+        let n = self.model.section_names().len();
+        let mut prev = vec![0.0; n];
+        self.model.sections(self.t, &self.y, &mut prev);
+        let strobe = strobe_period_s.filter(|p| p.is_finite() && *p > 0.0);
+        self.sections = Some(SectionTracker {
+            prev,
+            new: vec![0.0; n],
+            strobe_period_s: strobe,
+            next_strobe: strobe.map_or(0, |p| (self.t / p).floor() as u64 + 1),
+        });
     }
 
     /// Output column names: `t`, the model's columns, `event`.
@@ -302,6 +358,10 @@ impl Simulation {
         if self.next_output_time() <= t_new {
             self.ensure_dense(y_new);
         }
+        if self.sections.is_some() {
+            self.ensure_dense(y_new);
+            self.record_sections(t, h, y_new, sink);
+        }
         self.last_step = Some((t, h));
         self.t = t_new;
         self.y.copy_from_slice(y_new);
@@ -385,6 +445,9 @@ impl Simulation {
             );
             self.stepper.prepare_dense(&self.y, &y_ev);
             self.dense_ready = true;
+            if self.sections.is_some() {
+                self.record_sections(t, h_event, &y_ev, sink);
+            }
             let finite = self.check_finite(t_event, &y_ev);
             self.y_event = y_ev;
             finite?;
@@ -399,6 +462,7 @@ impl Simulation {
         self.model.apply_event(index, t_event, &mut self.y)?;
         let y = self.y.clone();
         self.emit(t_event, &y, 1.0, sink);
+        self.section_after_switch(t_event, sink);
         self.stats.events += 1;
         self.stepper.reset();
         self.model.events(self.t, &self.y, &mut self.g_prev);
@@ -426,6 +490,75 @@ impl Simulation {
             }
         }
         Ok(())
+    }
+
+    /// Records section crossings inside the step `[t, t + h]` ending at `y_new` (dense output
+    /// must be ready) and the stroboscopic points it contains.
+    fn record_sections(&mut self, t: f64, h: f64, y_new: &[f64], sink: &mut dyn SampleSink) {
+        let Some(mut tr) = self.sections.take() else {
+            return;
+        };
+        let t_new = t + h;
+        self.model.sections(t_new, y_new, &mut tr.new);
+        let theta_tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * t_new.abs()) / h;
+        for i in 0..tr.new.len() {
+            if tr.prev[i] < 0.0 && tr.new[i] >= 0.0 {
+                let mut buf = std::mem::take(&mut self.buf);
+                let mut s = vec![0.0; tr.new.len()];
+                let theta = {
+                    let (stepper, model) = (&self.stepper, &self.model);
+                    let mut si = |th: f64| {
+                        stepper.dense(th, &mut buf);
+                        model.sections(t + th * h, &buf, &mut s);
+                        -s[i]
+                    };
+                    illinois(&mut si, 0.0, 1.0, theta_tol)
+                };
+                self.stepper.dense(theta, &mut buf);
+                self.emit_section(SectionId::Model(i), t + theta * h, &buf, sink);
+                self.buf = buf;
+            }
+        }
+        std::mem::swap(&mut tr.prev, &mut tr.new);
+        if let Some(period) = tr.strobe_period_s {
+            loop {
+                let tk = tr.next_strobe as f64 * period;
+                if tk > t_new {
+                    break;
+                }
+                let mut buf = std::mem::take(&mut self.buf);
+                self.stepper.dense(((tk - t) / h).clamp(0.0, 1.0), &mut buf);
+                self.emit_section(SectionId::Stroboscopic, tk, &buf, sink);
+                self.buf = buf;
+                tr.next_strobe += 1;
+            }
+        }
+        self.sections = Some(tr);
+    }
+
+    /// After a mode switch the section functions restart from the new state; a switch that
+    /// lands exactly on a section (e.g. re-stick at `v_rel = 0`) records it.
+    fn section_after_switch(&mut self, t: f64, sink: &mut dyn SampleSink) {
+        let Some(mut tr) = self.sections.take() else {
+            return;
+        };
+        self.model.sections(t, &self.y, &mut tr.new);
+        for i in 0..tr.new.len() {
+            if tr.prev[i] < 0.0 && tr.new[i] >= 0.0 {
+                let y = self.y.clone();
+                self.emit_section(SectionId::Model(i), t, &y, sink);
+            }
+        }
+        std::mem::swap(&mut tr.prev, &mut tr.new);
+        self.sections = Some(tr);
+    }
+
+    fn emit_section(&mut self, id: SectionId, t: f64, y: &[f64], sink: &mut dyn SampleSink) {
+        let n = self.row.len();
+        self.row[0] = t;
+        self.model.observe(t, y, &mut self.row[1..n - 1]);
+        self.row[n - 1] = 0.0;
+        sink.push_section(id, &self.row);
     }
 
     /// Prepares the stepper's dense output for the step from `self.y` to `y_new`, once.

@@ -91,6 +91,20 @@ pub trait Model {
     /// Fills one output row (same order as [`columns`](Model::columns)).
     fn observe(&self, t: f64, y: &[f64], row: &mut [f64]);
 
+    /// Names of the Poincaré sections the model offers (e.g. "stick onset").
+    fn section_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Section functions: a point is recorded when `s_i` crosses zero upwards (`< 0 → ≥ 0`),
+    /// located on the dense solution.
+    fn sections(&self, _t: f64, _y: &[f64], _s: &mut [f64]) {}
+
+    /// The concrete model, for front ends that change its parameters while it runs.
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        None
+    }
+
     /// Whether the model is stiff enough to need an implicit integrator by default.
     fn prefers_implicit(&self) -> bool {
         true

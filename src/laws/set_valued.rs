@@ -26,7 +26,11 @@ impl StickMode {
             return (StickMode::Slip(sgn(c.v_rel_mps)), LawSwitch::Continue);
         }
         let hold = c.f_hold_n;
-        if hold.is_nan() || hold.abs() <= f_static_n {
+        if hold.is_nan() {
+            // No mechanics (prescribed motion): at rest there is no force to hold; slide on.
+            return (StickMode::Slip(1.0), LawSwitch::Continue);
+        }
+        if hold.abs() <= f_static_n {
             (StickMode::Stick, LawSwitch::Stick)
         } else {
             (StickMode::Slip(-sgn(hold)), LawSwitch::Continue)
@@ -46,6 +50,10 @@ impl StickMode {
         match *self {
             // Break-away: slide against the holding force.
             StickMode::Stick => (StickMode::Slip(-sgn(c.f_hold_n)), LawSwitch::Continue),
+            // Prescribed motion: the imposed velocity passes through zero into the other slip.
+            StickMode::Slip(dir) if c.f_hold_n.is_nan() => {
+                (StickMode::Slip(-dir), LawSwitch::Continue)
+            }
             // Zero crossing of v_rel: decide as at v_rel = 0.
             StickMode::Slip(_) => {
                 let at_rest = Contact {

@@ -267,7 +267,10 @@ impl Model for BeltBlock {
         let n = self.n_law;
         let switch = self.law.initialize(&c, &mut y[2..2 + n]);
         self.apply_switch(switch, y);
-        self.initial_energy_j = self.mechanical_energy_j(y);
+        // E₀ such that the balance error is zero now; at t = 0 the work integrals are zero and
+        // this is the initial energy, after a live parameter change it restarts the check.
+        let q = 2 + n;
+        self.initial_energy_j = self.mechanical_energy_j(y) - (y[q + 1] + y[q] - y[q + 2]);
         Ok(())
     }
 
@@ -357,6 +360,22 @@ impl Model for BeltBlock {
         r[3] = w_b;
         r[4] = w_c;
         r[5] = (e_kin + e_spring) - (self.initial_energy_j + w_b + w_f - w_c);
+    }
+
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        Some(self)
+    }
+
+    fn section_names(&self) -> Vec<String> {
+        vec![
+            "stick onset (v_rel = 0, rising)".into(),
+            "turning point (ẋ = 0, ẍ < 0)".into(),
+        ]
+    }
+
+    fn sections(&self, _t: f64, y: &[f64], s: &mut [f64]) {
+        s[0] = y[1] - self.belt_speed_mps;
+        s[1] = -y[1];
     }
 
     fn prefers_implicit(&self) -> bool {

@@ -1,0 +1,5 @@
+//! Signal analysis on simulated or measured series (MODELS §4).
+
+pub mod spectrum;
+
+pub use spectrum::{Peak, Spectrum, Window, amplitude_spectrum};
