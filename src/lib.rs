@@ -6,7 +6,10 @@
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+pub mod analysis;
 pub mod cli;
+#[cfg(feature = "gui")]
+pub mod gui;
 pub mod integrate;
 pub mod laws;
 pub mod params;

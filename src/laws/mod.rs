@@ -180,6 +180,24 @@ impl LawConfig {
     }
 }
 
+impl LawConfig {
+    /// The sign treatment of laws that have one (static laws), for the GUI's option menu.
+    pub fn sign_model_mut(&mut self) -> Option<&mut SignModel> {
+        match self {
+            LawConfig::Coulomb(p) => Some(&mut p.sign),
+            LawConfig::StaticKinetic(p) => Some(&mut p.sign),
+            LawConfig::StribeckS1(p) => Some(&mut p.sign),
+            LawConfig::Tustin(p) => Some(&mut p.sign),
+            LawConfig::BoPavelescu(p) => Some(&mut p.sign),
+            LawConfig::Gaussian(p) => Some(&mut p.sign),
+            LawConfig::Lorentzian(p) => Some(&mut p.sign),
+            LawConfig::PoppStelter(p) => Some(&mut p.sign),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+}
+
 /// Looks a law up by key (`lugre`) or variant name (`LuGre`), case-insensitively.
 pub fn find_law(name: &str) -> Option<&'static LawInfo> {
     LAWS.iter()

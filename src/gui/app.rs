@@ -1,0 +1,425 @@
+//! The application: state, the per-frame logic (draining the worker, shortcuts, dropped
+//! files) and the layout of panels.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use eframe::egui;
+
+use super::dialogs::{FileDialogs, NativeDialogs};
+use super::history::{DEFAULT_CAPACITY, History};
+use super::plots::PlotCache;
+use super::session::{SavedSession, Session};
+use super::worker::{Command, Speed, WorkerHandle, WorkerMsg};
+use crate::preset::Preset;
+
+/// Time budget for draining worker messages per frame.
+const DRAIN_BUDGET_S: f64 = 0.008;
+
+/// How the app starts.
+pub struct AppOptions {
+    /// Preset to open instead of the saved session.
+    pub preset: Option<Preset>,
+    /// Restore the last session from eframe's storage.
+    pub restore: bool,
+    /// Start running.
+    pub start_running: bool,
+    /// File dialogs (native unless a test scripts them).
+    pub dialogs: Box<dyn FileDialogs>,
+}
+
+impl Default for AppOptions {
+    fn default() -> Self {
+        Self {
+            preset: None,
+            restore: true,
+            start_running: true,
+            dialogs: Box::new(NativeDialogs),
+        }
+    }
+}
+
+/// A message shown over the window.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    /// Window title.
+    pub title: String,
+    /// Text (for errors: `file:line:col: field: message`).
+    pub text: String,
+    /// Error or information.
+    pub is_error: bool,
+}
+
+/// What the window knows of the current run.
+#[derive(Clone, Debug)]
+pub struct RunState {
+    /// Generation of the worker's current run.
+    pub generation: u64,
+    /// Running (as requested by the user).
+    pub running: bool,
+    /// Integrator name.
+    pub method: &'static str,
+    /// Model time of the newest sample [s].
+    pub t_s: f64,
+    /// Achieved real-time factor (model s per wall s), smoothed.
+    pub rtf: f64,
+    /// Integration error of the current run, in words.
+    pub error: Option<String>,
+    /// Poincaré sections of the model.
+    pub section_names: Vec<String>,
+    /// Stroboscopic period [s].
+    pub strobe_period_s: Option<f64>,
+    rtf_model_s: f64,
+    rtf_since: Instant,
+}
+
+impl Default for RunState {
+    fn default() -> Self {
+        Self {
+            generation: 0,
+            running: false,
+            method: "",
+            t_s: 0.0,
+            rtf: 0.0,
+            error: None,
+            section_names: Vec::new(),
+            strobe_period_s: None,
+            rtf_model_s: 0.0,
+            rtf_since: Instant::now(),
+        }
+    }
+}
+
+/// The tribolab window.
+pub struct TriboApp {
+    pub(super) session: Session,
+    pub(super) worker: Option<WorkerHandle>,
+    pub(super) run: RunState,
+    pub(super) history: History,
+    pub(super) dialogs: Box<dyn FileDialogs>,
+    pub(super) notice: Option<Notice>,
+    pub(super) plots: PlotCache,
+    /// PNG export waiting for its screenshot.
+    pub(super) pending_png: Option<(
+        PathBuf,
+        std::sync::mpsc::Receiver<std::sync::Arc<egui::ColorImage>>,
+    )>,
+    /// Screen area of the plots (for PNG export).
+    pub(super) plot_rect: Option<egui::Rect>,
+}
+
+impl TriboApp {
+    /// The app as eframe creates it: last session restored, native dialogs.
+    pub fn new(cc: &eframe::CreationContext<'_>) -> Self {
+        Self::with_options(cc, AppOptions::default())
+    }
+
+    /// The app with explicit options.
+    pub fn with_options(cc: &eframe::CreationContext<'_>, opts: AppOptions) -> Self {
+        install_fonts(&cc.egui_ctx);
+        let mut session = match (opts.restore, cc.storage) {
+            (true, Some(storage)) => eframe::get_value::<SavedSession>(storage, eframe::APP_KEY)
+                .map(|s| Session::restore(&s))
+                .unwrap_or_else(Session::default_session),
+            _ => Session::default_session(),
+        };
+        if let Some(p) = opts.preset {
+            session.load(p, "<command line>".into());
+        }
+        let mut app = Self {
+            session,
+            worker: None,
+            run: RunState::default(),
+            history: History::default(),
+            dialogs: opts.dialogs,
+            notice: None,
+            plots: PlotCache::default(),
+            pending_png: None,
+            plot_rect: None,
+        };
+        app.run.running = opts.start_running;
+        let ctx = cc.egui_ctx.clone();
+        match WorkerHandle::spawn(
+            app.session.preset.clone(),
+            opts.start_running,
+            app.speed(),
+            move || ctx.request_repaint(),
+        ) {
+            Ok(w) => app.worker = Some(w),
+            Err(e) => app.show_error("Cannot start the simulation", e.to_string()),
+        }
+        app
+    }
+
+    /// The session (current and reference preset, view settings).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The run as the window sees it.
+    pub fn run_state(&self) -> &RunState {
+        &self.run
+    }
+
+    /// The sample history.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The message currently shown, if any.
+    pub fn notice(&self) -> Option<&Notice> {
+        self.notice.as_ref()
+    }
+
+    pub(super) fn speed(&self) -> Speed {
+        if self.session.view.max_speed {
+            Speed::Max
+        } else {
+            Speed::Factor(self.session.view.speed)
+        }
+    }
+
+    pub(super) fn send(&self, c: Command) {
+        if let Some(w) = &self.worker {
+            w.send(c);
+        }
+    }
+
+    /// Sends the edited preset to the worker (live change or restart, the worker decides).
+    pub(super) fn apply_preset(&mut self) {
+        self.run.error = None;
+        self.send(Command::Apply(Box::new(self.session.preset.clone())));
+    }
+
+    /// Restarts from the initial state.
+    pub(super) fn reset(&mut self) {
+        self.run.error = None;
+        self.send(Command::Restart(Box::new(self.session.preset.clone())));
+    }
+
+    /// Undoes slider changes: back to the preset as loaded.
+    pub(super) fn reset_to_preset(&mut self) {
+        self.session.preset = self.session.reference.clone();
+        self.reset();
+    }
+
+    /// Pauses and advances the model by `model_s` seconds (the Step button; tests use it to
+    /// reach a reproducible state).
+    pub fn step_by(&mut self, model_s: f64) {
+        self.run.running = false;
+        self.send(Command::Step(model_s));
+    }
+
+    /// Shows a plot view.
+    pub fn set_tab(&mut self, tab: super::session::Tab) {
+        self.session.view.tab = tab;
+    }
+
+    /// Toggles play/pause.
+    pub(super) fn toggle_running(&mut self) {
+        self.set_running(!self.run.running);
+    }
+
+    pub(super) fn set_running(&mut self, running: bool) {
+        self.run.running = running;
+        self.send(if running {
+            Command::Play
+        } else {
+            Command::Pause
+        });
+    }
+
+    /// Replaces the session's preset with a loaded one and restarts.
+    pub(super) fn load_preset(&mut self, preset: Preset, source: String) {
+        self.session.load(preset, source);
+        self.reset();
+    }
+
+    pub(super) fn show_error(&mut self, title: &str, text: String) {
+        self.notice = Some(Notice {
+            title: title.into(),
+            text,
+            is_error: true,
+        });
+    }
+
+    pub(super) fn show_info(&mut self, title: &str, text: String) {
+        self.notice = Some(Notice {
+            title: title.into(),
+            text,
+            is_error: false,
+        });
+    }
+
+    fn drain_worker(&mut self) {
+        let started = Instant::now();
+        while started.elapsed().as_secs_f64() < DRAIN_BUDGET_S {
+            let Some(msg) = self.worker.as_ref().and_then(WorkerHandle::try_recv) else {
+                break;
+            };
+            self.handle(msg);
+        }
+    }
+
+    fn handle(&mut self, msg: WorkerMsg) {
+        match msg {
+            WorkerMsg::Started {
+                generation,
+                columns,
+                section_names,
+                strobe_period_s,
+                method,
+            } => {
+                self.run.generation = generation;
+                self.run.method = method;
+                self.run.section_names = section_names;
+                self.run.strobe_period_s = strobe_period_s;
+                self.run.t_s = 0.0;
+                self.run.error = None;
+                self.history = History::new(columns, DEFAULT_CAPACITY);
+                self.plots.invalidate();
+            }
+            WorkerMsg::Chunk(chunk) if chunk.generation == self.run.generation => {
+                self.history.extend_flat(&chunk.rows);
+                for (id, row) in chunk.sections {
+                    self.history.push_section(id, row);
+                }
+                self.run.t_s = chunk.t_s;
+                self.run.rtf_model_s += chunk.model_s;
+                let wall = self.run.rtf_since.elapsed().as_secs_f64();
+                if wall >= 0.5 {
+                    self.run.rtf = self.run.rtf_model_s / wall;
+                    self.run.rtf_model_s = 0.0;
+                    self.run.rtf_since = Instant::now();
+                }
+            }
+            WorkerMsg::Chunk(_) | WorkerMsg::Updated { .. } => {}
+            WorkerMsg::Failed {
+                generation,
+                message,
+            } => {
+                if generation == self.run.generation {
+                    self.run.running = false;
+                    self.run.error = Some(message);
+                }
+            }
+        }
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let (space, reset, open, save) = ctx.input_mut(|i| {
+            (
+                i.consume_key(egui::Modifiers::NONE, egui::Key::Space),
+                i.consume_key(egui::Modifiers::NONE, egui::Key::R),
+                i.consume_key(egui::Modifiers::COMMAND, egui::Key::O),
+                i.consume_key(egui::Modifiers::COMMAND, egui::Key::S),
+            )
+        });
+        if space {
+            self.toggle_running();
+        }
+        if reset {
+            self.reset();
+        }
+        if open {
+            self.open_preset_dialog();
+        }
+        if save {
+            self.save_preset_dialog();
+        }
+    }
+
+    fn dropped_files(&mut self, ctx: &egui::Context) {
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        if let Some(path) = dropped.into_iter().last() {
+            self.open_preset_file(&path);
+        }
+    }
+}
+
+impl eframe::App for TriboApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.drain_worker();
+        self.shortcuts(ctx);
+        self.dropped_files(ctx);
+        self.take_screenshot(ctx);
+        if self.run.running {
+            ctx.request_repaint();
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        egui::Panel::top("menu_bar").show(ui, |ui| super::menu::bar(self, ui));
+        egui::Panel::bottom("status_bar").show(ui, |ui| super::status_bar::show(self, ui));
+        egui::Panel::left("controls")
+            .resizable(true)
+            .default_size(340.0)
+            .min_size(280.0)
+            .show(ui, |ui| super::controls::show(self, ui));
+        egui::CentralPanel::default().show(ui, |ui| super::plots::central(self, ui));
+        self.notice_window(ui.ctx());
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, eframe::APP_KEY, &self.session.to_saved());
+    }
+}
+
+/// Adds a subset of DejaVu Sans (embedded, see `assets/fonts/`) as fallback of both families,
+/// for the dotted time derivatives, arrows and math signs of the equations.
+fn install_fonts(ctx: &egui::Context) {
+    ctx.add_font(egui::epaint::text::FontInsert::new(
+        "dejavu-sans-subset",
+        egui::FontData::from_static(include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf")),
+        vec![
+            egui::epaint::text::InsertFontFamily {
+                family: egui::FontFamily::Proportional,
+                priority: egui::epaint::text::FontPriority::Lowest,
+            },
+            egui::epaint::text::InsertFontFamily {
+                family: egui::FontFamily::Monospace,
+                priority: egui::epaint::text::FontPriority::Lowest,
+            },
+        ],
+    ));
+}
+
+impl TriboApp {
+    fn notice_window(&mut self, ctx: &egui::Context) {
+        let Some(notice) = self.notice.clone() else {
+            return;
+        };
+        let mut open = true;
+        let mut close = false;
+        egui::Window::new(&notice.title)
+            .collapsible(false)
+            .resizable(true)
+            .default_width(520.0)
+            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+            .open(&mut open)
+            .show(ctx, |ui| {
+                let text = egui::RichText::new(&notice.text).monospace();
+                if notice.is_error {
+                    ui.label(text.color(ui.visuals().error_fg_color));
+                    ui.label("Your current session was left as it was.");
+                } else {
+                    ui.label(text);
+                }
+                if ui.button("OK").clicked() {
+                    close = true;
+                }
+            });
+        if !open || close {
+            self.notice = None;
+        }
+    }
+}

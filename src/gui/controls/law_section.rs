@@ -1,0 +1,137 @@
+//! Friction-law choice, its equation, its sliders and options; the load-noise modifier.
+
+use eframe::egui;
+
+use super::param_slider;
+use crate::gui::TriboApp;
+use crate::laws::{LAWS, NoiseParams, REGULARIZATION_RANGE_MPS, SignModel};
+use crate::params::{ParamMeta, ParamSet, Scale};
+
+/// Metadata of the regularisation velocity slider of the sign models.
+const REG_META: ParamMeta = ParamMeta {
+    key: "sign_velocity",
+    label: "Regularisation velocity",
+    symbol: "v_ε",
+    unit: "m/s",
+    default: 1e-4,
+    min: REGULARIZATION_RANGE_MPS.0,
+    max: REGULARIZATION_RANGE_MPS.1,
+    scale: Scale::Log,
+    integer: false,
+    help: "Velocity scale of the smoothed sign (tanh, arctan) or width of Karnopp's band",
+};
+
+pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
+    let mut changed = false;
+    egui::CollapsingHeader::new("Friction law")
+        .default_open(true)
+        .show(ui, |ui| {
+            let current = app.session.preset.law.info();
+            let mut chosen = None;
+            egui::ComboBox::from_label("Friction law")
+                .selected_text(current.name)
+                .width(200.0)
+                .show_ui(ui, |ui| {
+                    for law in LAWS {
+                        let r = ui
+                            .selectable_label(law.variant == current.variant, law.name)
+                            .on_hover_text(law.summary);
+                        if r.clicked() && law.variant != current.variant {
+                            chosen = Some((law.default_config)());
+                        }
+                    }
+                });
+            if let Some(cfg) = chosen {
+                app.session.preset.law = cfg;
+                changed = true;
+            }
+            let info = app.session.preset.law.info();
+            ui.label(egui::RichText::new(info.equation).monospace().small());
+            ui.label(egui::RichText::new(info.summary).italics());
+            let params = app.session.preset.law.params_mut();
+            for meta in params.meta() {
+                let mut v = params.get(meta.key).unwrap_or(meta.default);
+                if param_slider(ui, meta, &mut v) && params.set(meta.key, v).is_ok() {
+                    changed = true;
+                }
+            }
+            if let Some(sign) = app.session.preset.law.sign_model_mut() {
+                changed |= sign_model_ui(ui, sign);
+            }
+        });
+    egui::CollapsingHeader::new("Normal-load noise")
+        .default_open(false)
+        .show(ui, |ui| {
+            let mut on = app.session.preset.noise.is_some();
+            if ui
+                .checkbox(&mut on, "Stochastic normal-load fluctuation")
+                .on_hover_text(
+                    "N(t) = N_det(t)·(1 + σ_N·ζ(t)), ζ a seeded Ornstein–Uhlenbeck process",
+                )
+                .changed()
+            {
+                app.session.preset.noise = on.then(NoiseParams::default);
+                changed = true;
+            }
+            if let Some(noise) = app.session.preset.noise.as_mut() {
+                for meta in NoiseParams::META {
+                    let mut v = noise.get(meta.key).unwrap_or(meta.default);
+                    if param_slider(ui, meta, &mut v) && noise.set(meta.key, v).is_ok() {
+                        changed = true;
+                    }
+                }
+                let mut seed = noise.seed;
+                if ui
+                    .add(egui::DragValue::new(&mut seed).prefix("seed "))
+                    .on_hover_text("Same seed, same load history")
+                    .changed()
+                {
+                    noise.seed = seed;
+                    changed = true;
+                }
+            }
+        });
+    if changed {
+        app.apply_preset();
+    }
+}
+
+fn sign_model_ui(ui: &mut egui::Ui, sign: &mut SignModel) -> bool {
+    let mut changed = false;
+    let velocity = sign.velocity_mps().unwrap_or(REG_META.default);
+    egui::ComboBox::from_label("Sign at v = 0")
+        .selected_text(sign.name())
+        .show_ui(ui, |ui| {
+            let options = [
+                SignModel::SetValued,
+                SignModel::Tanh(velocity),
+                SignModel::Arctan(velocity),
+                SignModel::Karnopp(velocity),
+            ];
+            for opt in options {
+                if ui
+                    .selectable_label(
+                        std::mem::discriminant(&opt) == std::mem::discriminant(sign),
+                        opt.name(),
+                    )
+                    .clicked()
+                    && opt != *sign
+                {
+                    *sign = opt;
+                    changed = true;
+                }
+            }
+        });
+    if let Some(mut v) = sign.velocity_mps()
+        && param_slider(ui, &REG_META, &mut v)
+    {
+        *sign = match *sign {
+            SignModel::Tanh(_) => SignModel::Tanh(v),
+            SignModel::Arctan(_) => SignModel::Arctan(v),
+            SignModel::Karnopp(_) => SignModel::Karnopp(v),
+            SignModel::SetValued => SignModel::SetValued,
+        };
+        changed = true;
+    }
+    changed
+}

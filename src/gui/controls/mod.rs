@@ -1,0 +1,52 @@
+//! The side panel: preset, system, friction law, load noise and run controls. Every slider is
+//! generated from the parameter metadata of the core.
+
+mod law_section;
+mod param_slider;
+mod run_section;
+mod system_section;
+
+use eframe::egui;
+
+use super::TriboApp;
+
+pub use param_slider::param_slider;
+
+/// Draws the side panel.
+pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        preset_header(app, ui);
+        ui.separator();
+        run_section::show(app, ui);
+        ui.separator();
+        system_section::show(app, ui);
+        ui.separator();
+        law_section::show(app, ui);
+        ui.add_space(8.0);
+    });
+}
+
+fn preset_header(app: &mut TriboApp, ui: &mut egui::Ui) {
+    let p = &app.session.preset;
+    ui.heading(&p.name);
+    let changed = app.session.preset != app.session.reference;
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new(&app.session.source).small().weak());
+        if changed {
+            ui.label(egui::RichText::new("(modified)").small().italics());
+        }
+    });
+    if !p.description.is_empty() {
+        egui::CollapsingHeader::new("About this preset")
+            .default_open(true)
+            .show(ui, |ui| {
+                ui.label(&app.session.preset.description);
+            });
+    }
+    let reset = ui
+        .add_enabled(changed, egui::Button::new("Reset to preset"))
+        .on_hover_text("Undo every change made since the preset was loaded");
+    if reset.clicked() {
+        app.reset_to_preset();
+    }
+}

@@ -1,0 +1,156 @@
+//! File operations of the window: open/save presets, export traces (CSV) and plots (PNG).
+//! Every failure becomes a message; the session and existing files stay intact (writes are
+//! atomic).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use eframe::egui;
+
+use super::TriboApp;
+use super::plots::window_range;
+use crate::cli::format_number;
+use crate::preset::Preset;
+use crate::util::atomic_write::write_atomically;
+
+impl TriboApp {
+    /// File → Open preset….
+    pub(super) fn open_preset_dialog(&mut self) {
+        if let Some(path) = self.dialogs.open_preset() {
+            self.open_preset_file(&path);
+        }
+    }
+
+    /// Opens a preset file; on error shows `file:line:col: field: message` and changes nothing.
+    pub(super) fn open_preset_file(&mut self, path: &Path) {
+        match Preset::load(path) {
+            Ok(p) => self.load_preset(p, path.display().to_string()),
+            Err(e) => self.show_error("Cannot open the preset", e.to_string()),
+        }
+    }
+
+    /// File → Save preset as….
+    pub(super) fn save_preset_dialog(&mut self) {
+        let suggested = format!("{}.ron", file_stem(&self.session.preset.name));
+        let Some(path) = self.dialogs.save_preset(&suggested) else {
+            return;
+        };
+        let path = with_extension(path, "ron");
+        match self.session.preset.save(&path) {
+            Ok(()) => {
+                self.session.reference = self.session.preset.clone();
+                self.session.source = path.display().to_string();
+            }
+            Err(e) => self.show_error("Cannot save the preset", e.to_string()),
+        }
+    }
+
+    /// File → Export traces (CSV): the samples of the shown window.
+    pub(super) fn export_csv_dialog(&mut self) {
+        if self.history.is_empty() {
+            self.show_info("Nothing to export", "No samples yet.".into());
+            return;
+        }
+        let suggested = format!("{}.csv", file_stem(&self.session.preset.name));
+        let Some(path) = self.dialogs.save_csv(&suggested) else {
+            return;
+        };
+        let path = with_extension(path, "csv");
+        let range = window_range(self);
+        let h = &self.history;
+        let result = write_atomically(&path, |w: &mut dyn Write| {
+            writeln!(w, "{}", h.names().join(","))?;
+            let mut line = String::new();
+            for i in range {
+                line.clear();
+                for (k, v) in h.row(i).iter().enumerate() {
+                    if k > 0 {
+                        line.push(',');
+                    }
+                    line.push_str(&format_number(*v));
+                }
+                line.push('\n');
+                w.write_all(line.as_bytes())?;
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            self.show_error(
+                "Cannot export the traces",
+                format!("{}: {e}", path.display()),
+            );
+        }
+    }
+
+    /// File → Export plots (PNG): asks for a screenshot, saved when it arrives.
+    pub(super) fn export_png_dialog(&mut self, ctx: &egui::Context) {
+        let suggested = format!("{}.png", file_stem(&self.session.preset.name));
+        if let Some(path) = self.dialogs.save_png(&suggested) {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let waker = ctx.clone();
+            ctx.request_screenshot(move |image| {
+                let _ = tx.send(image);
+                waker.request_repaint();
+            });
+            self.pending_png = Some((with_extension(path, "png"), rx));
+        }
+    }
+
+    /// Saves a requested screenshot, cropped to the plots.
+    pub(super) fn take_screenshot(&mut self, ctx: &egui::Context) {
+        let Some((path, rx)) = &self.pending_png else {
+            return;
+        };
+        let Ok(image) = rx.try_recv() else {
+            return;
+        };
+        let path = path.clone();
+        self.pending_png = None;
+        let ppp = ctx.pixels_per_point();
+        let crop = self.plot_rect.unwrap_or(egui::Rect::EVERYTHING);
+        let region = image.region(&crop, Some(ppp));
+        if let Err(e) = save_png(&path, &region) {
+            self.show_error(
+                "Cannot export the plots",
+                format!("{}: {e}", path.display()),
+            );
+        }
+    }
+}
+
+fn save_png(path: &Path, img: &egui::ColorImage) -> std::io::Result<()> {
+    let [w, h] = img.size;
+    let rgba: Vec<u8> = img.pixels.iter().flat_map(|c| c.to_array()).collect();
+    let buffer = image::RgbaImage::from_raw(w as u32, h as u32, rgba)
+        .ok_or_else(|| std::io::Error::other("screenshot has an inconsistent size"))?;
+    write_atomically(path, |w: &mut dyn Write| {
+        let mut bytes = std::io::Cursor::new(Vec::new());
+        buffer
+            .write_to(&mut bytes, image::ImageFormat::Png)
+            .map_err(std::io::Error::other)?;
+        w.write_all(bytes.get_ref())
+    })
+}
+
+fn with_extension(mut path: PathBuf, ext: &str) -> PathBuf {
+    if path.extension().is_none() {
+        path.set_extension(ext);
+    }
+    path
+}
+
+/// A file name from a preset name.
+fn file_stem(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let s = s.trim_matches('_').to_string();
+    if s.is_empty() { "tribolab".into() } else { s }
+}

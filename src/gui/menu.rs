@@ -1,0 +1,93 @@
+//! The menu bar: presets (built-in, open, save), export, view and help.
+
+use eframe::egui;
+
+use super::TriboApp;
+use super::session::Tab;
+use crate::preset::Preset;
+use crate::preset::builtin::BUILTIN;
+
+pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| {
+            ui.menu_button("Built-in presets", |ui| {
+                for (stem, text) in BUILTIN {
+                    match Preset::from_ron(text, &format!("<builtin:{stem}>")) {
+                        Ok(p) => {
+                            let r = ui.button(&p.name).on_hover_text(&p.description);
+                            if r.clicked() {
+                                app.load_preset(p, format!("<builtin:{stem}>"));
+                                ui.close();
+                            }
+                        }
+                        Err(e) => {
+                            ui.label(format!("{stem}: {e}"));
+                        }
+                    }
+                }
+            });
+            if ui
+                .add(egui::Button::new("Open preset…").shortcut_text("Ctrl+O"))
+                .clicked()
+            {
+                ui.close();
+                app.open_preset_dialog();
+            }
+            if ui
+                .add(egui::Button::new("Save preset as…").shortcut_text("Ctrl+S"))
+                .clicked()
+            {
+                ui.close();
+                app.save_preset_dialog();
+            }
+            ui.separator();
+            if ui.button("Export traces (CSV)…").clicked() {
+                ui.close();
+                app.export_csv_dialog();
+            }
+            if ui.button("Export plots (PNG)…").clicked() {
+                ui.close();
+                app.export_png_dialog(ui.ctx());
+            }
+            ui.separator();
+            if ui.button("Quit").clicked() {
+                ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        });
+        ui.menu_button("View", |ui| {
+            for tab in Tab::ALL {
+                if ui.radio(app.session.view.tab == tab, tab.title()).clicked() {
+                    app.session.view.tab = tab;
+                    ui.close();
+                }
+            }
+            ui.separator();
+            ui.checkbox(&mut app.session.view.show_bench, "Bench animation");
+        });
+        ui.menu_button("Help", |ui| {
+            if ui.button("Keyboard shortcuts").clicked() {
+                app.show_info(
+                    "Keyboard shortcuts",
+                    "Space      play / pause\nR          restart from the initial conditions\n\
+                     Ctrl+O     open a preset\nCtrl+S     save the preset as…\n\
+                     Double-click a slider to reset it to its default.\n\
+                     Drop a .ron preset file on the window to open it.\n\
+                     Plots: drag to pan, scroll or Ctrl+drag to zoom, double-click to reset."
+                        .into(),
+                );
+                ui.close();
+            }
+            if ui.button("About tribolab").clicked() {
+                app.show_info(
+                    "About tribolab",
+                    format!(
+                        "tribolab {} — a laboratory for dry friction and stick–slip dynamics.\n\
+                         Equations: MODELS.md; sources: the S1–S4 seed documents.",
+                        env!("CARGO_PKG_VERSION")
+                    ),
+                );
+                ui.close();
+            }
+        });
+    });
+}

@@ -1,0 +1,59 @@
+//! The desktop laboratory window (egui/eframe). A thin front end: the simulation runs in the
+//! worker thread over the core; this module draws controls, plots and the animated bench.
+
+mod app;
+mod bench_view;
+mod controls;
+pub mod decimate;
+pub mod dialogs;
+mod export;
+pub mod history;
+mod menu;
+mod plots;
+pub mod session;
+mod status_bar;
+pub mod worker;
+
+pub use app::{AppOptions, TriboApp};
+
+use std::process::ExitCode;
+
+use crate::preset::Preset;
+
+/// Opens the window (blocking until it is closed).
+pub fn run_app(preset: Option<Preset>) -> ExitCode {
+    let icon = eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon.png")).ok();
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("tribolab — dry friction & stick–slip laboratory")
+        .with_inner_size([1400.0, 880.0])
+        .with_min_inner_size([900.0, 600.0])
+        .with_drag_and_drop(true);
+    if let Some(icon) = icon {
+        viewport = viewport.with_icon(icon);
+    }
+    let options = eframe::NativeOptions {
+        viewport,
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "tribolab",
+        options,
+        Box::new(move |cc| {
+            let opts = AppOptions {
+                preset: preset.clone(),
+                ..AppOptions::default()
+            };
+            Ok(Box::new(TriboApp::with_options(cc, opts)))
+        }),
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot open the window: {e}");
+            eprintln!("(the command-line tools work without a display: `tribolab help`)");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+use eframe::egui;

@@ -1,0 +1,69 @@
+//! Friction force against relative velocity: the law's steady characteristic, the live
+//! operating point and its trail (hysteresis loops of state laws show here).
+
+use eframe::egui;
+use egui_plot::{Line, Plot, Points};
+
+use super::{SLIP_COLOR, col, window_range};
+use crate::gui::TriboApp;
+use crate::laws::FrictionLaw;
+
+const MAX_POINTS: usize = 20_000;
+const CURVE_POINTS: usize = 801;
+
+pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
+    let (Some(iv), Some(ifr), Some(inl)) = (
+        col(app, "v_rel"),
+        col(app, "friction_force"),
+        col(app, "normal_load"),
+    ) else {
+        return;
+    };
+    let range = window_range(app);
+    let stride = (range.len() / MAX_POINTS).max(1);
+    let h = &app.history;
+    let (v, f) = (h.column(iv), h.column(ifr));
+    let trail: Vec<[f64; 2]> = range
+        .clone()
+        .step_by(stride)
+        .map(|i| [v[i], f[i]])
+        .collect();
+    let v_span = range
+        .clone()
+        .map(|i| v[i].abs())
+        .fold(0.0f64, f64::max)
+        .max(2.0 * super::traces::belt_speed(app).abs())
+        .max(1e-3);
+    let normal = h.last(inl).unwrap_or(1.0);
+    let law = app.session.preset.law.build();
+    let curve: Vec<[f64; 2]> = (0..CURVE_POINTS)
+        .map(|k| {
+            let vr = -v_span + 2.0 * v_span * k as f64 / (CURVE_POINTS - 1) as f64;
+            [vr, law.steady_force(vr, normal)]
+        })
+        .filter(|p| p[1].is_finite())
+        .collect();
+    let last = range.end.checked_sub(1).map(|i| [v[i], f[i]]);
+    let mut plot = Plot::new("friction_velocity")
+        .x_axis_label("relative velocity v_rel [m/s]")
+        .y_axis_label("friction force F_f [N]")
+        .legend(egui_plot::Legend::default());
+    if reset {
+        plot = plot.reset();
+    }
+    plot.show(ui, |p| {
+        p.line(
+            Line::new("steady characteristic", curve)
+                .color(egui::Color32::GRAY)
+                .width(1.5),
+        );
+        p.line(Line::new("trail", trail).color(SLIP_COLOR).width(1.0));
+        if let Some(pt) = last {
+            p.points(
+                Points::new("operating point", vec![pt])
+                    .radius(5.0)
+                    .filled(true),
+            );
+        }
+    });
+}

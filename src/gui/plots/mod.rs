@@ -1,0 +1,119 @@
+//! The central area: the animated bench above, then the chosen plot view. Each plot is one
+//! file; all read the bounded history and draw decimated data.
+
+mod friction_velocity;
+mod phase;
+mod poincare;
+mod spectrum;
+mod traces;
+
+use eframe::egui;
+
+use super::TriboApp;
+use super::session::Tab;
+
+pub use spectrum::{SpectrumCache, update as update_spectrum};
+
+/// Colour of stick samples.
+pub const STICK_COLOR: egui::Color32 = egui::Color32::from_rgb(44, 160, 44);
+/// Colour of slip samples.
+pub const SLIP_COLOR: egui::Color32 = egui::Color32::from_rgb(230, 110, 20);
+/// Colour of the belt-speed marks.
+pub const BELT_COLOR: egui::Color32 = egui::Color32::from_rgb(120, 120, 200);
+
+/// Cached derived data of the plots (recomputed only when needed).
+#[derive(Default)]
+pub struct PlotCache {
+    /// FFT of the chosen signal.
+    pub spectrum: SpectrumCache,
+    /// Time traces follow the newest sample (off once the user pans or zooms).
+    pub follow: bool,
+    follow_initialised: bool,
+}
+
+impl PlotCache {
+    /// Forget everything (a new run started).
+    pub fn invalidate(&mut self) {
+        self.spectrum = SpectrumCache::default();
+        if !self.follow_initialised {
+            self.follow = true;
+            self.follow_initialised = true;
+        }
+    }
+}
+
+/// Draws the central area.
+pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
+    if !app.plots.follow_initialised {
+        app.plots.follow = true;
+        app.plots.follow_initialised = true;
+    }
+    ui.horizontal(|ui| {
+        for tab in Tab::ALL {
+            ui.selectable_value(&mut app.session.view.tab, tab, tab.title());
+        }
+        ui.separator();
+        ui.checkbox(&mut app.session.view.show_bench, "Bench animation");
+        if ui
+            .button("Reset view")
+            .on_hover_text("Follow the newest samples and fit the axes again")
+            .clicked()
+        {
+            app.plots.follow = true;
+            ui.ctx()
+                .memory_mut(|m| m.data.insert_temp(reset_id(), true));
+        }
+    });
+    if app.session.view.show_bench {
+        super::bench_view::show(app, ui);
+    }
+    let reset = ui
+        .ctx()
+        .memory_mut(|m| m.data.remove_temp::<bool>(reset_id()))
+        .unwrap_or(false);
+    let rect = ui.available_rect_before_wrap();
+    app.plot_rect = Some(rect);
+    if app.history.is_empty() {
+        ui.centered_and_justified(|ui| ui.label("Waiting for the simulation…"));
+        return;
+    }
+    match app.session.view.tab {
+        Tab::Grid => grid(app, ui, reset),
+        Tab::Traces => traces::show(app, ui, reset),
+        Tab::Phase => phase::show(app, ui, reset),
+        Tab::FrictionVelocity => friction_velocity::show(app, ui, reset),
+        Tab::Spectrum => spectrum::show(app, ui, reset),
+        Tab::Poincare => poincare::show(app, ui, reset),
+    }
+}
+
+fn grid(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
+    let avail = ui.available_size();
+    let h = (avail.y - 8.0) / 2.0;
+    let w = (avail.x - 8.0) / 2.0;
+    let cell = egui::vec2(w, h);
+    let down = egui::Layout::top_down(egui::Align::Min);
+    ui.horizontal(|ui| {
+        ui.allocate_ui_with_layout(cell, down, |ui| traces::show(app, ui, reset));
+        ui.allocate_ui_with_layout(cell, down, |ui| phase::show(app, ui, reset));
+    });
+    ui.horizontal(|ui| {
+        ui.allocate_ui_with_layout(cell, down, |ui| friction_velocity::show(app, ui, reset));
+        ui.allocate_ui_with_layout(cell, down, |ui| spectrum::show(app, ui, reset));
+    });
+}
+
+fn reset_id() -> egui::Id {
+    egui::Id::unique("tribolab_reset_view")
+}
+
+/// Index range of the samples inside the shown time window.
+pub fn window_range(app: &TriboApp) -> std::ops::Range<usize> {
+    let t_end = app.history.last(0).unwrap_or(0.0);
+    app.history.range_since(t_end - app.session.view.window_s)
+}
+
+/// Column index by name, if the run has it.
+pub fn col(app: &TriboApp, name: &str) -> Option<usize> {
+    app.history.index(name)
+}

@@ -1,0 +1,137 @@
+//! FFT amplitude spectrum (Hann window) of a chosen signal over the shown window, with the
+//! dominant frequency and, when the belt joint forces the system, the belt-turn frequency.
+
+use std::time::Instant;
+
+use eframe::egui;
+use egui_plot::{Line, Plot, VLine};
+
+use super::{BELT_COLOR, col, window_range};
+use crate::analysis::{Peak, Spectrum, Window, amplitude_spectrum};
+use crate::gui::TriboApp;
+
+/// Longest record transformed.
+const MAX_SAMPLES: usize = 1 << 16;
+/// Recompute at most this often [s].
+const REFRESH_S: f64 = 0.3;
+
+/// Signals offered for the spectrum.
+pub const SIGNALS: [(&str, &str); 4] = [
+    ("x", "displacement x"),
+    ("v", "velocity v"),
+    ("v_rel", "relative velocity"),
+    ("friction_force", "friction force"),
+];
+
+/// The last computed spectrum.
+#[derive(Default)]
+pub struct SpectrumCache {
+    /// The spectrum.
+    pub spectrum: Spectrum,
+    /// Its strongest peak.
+    pub dominant: Option<Peak>,
+    signal: String,
+    computed: Option<Instant>,
+    t_end: f64,
+}
+
+/// Recomputes the spectrum when stale (cheap when not).
+pub fn update(app: &mut TriboApp) {
+    let signal = app.session.view.spectrum_signal.clone();
+    let t_end = app.history.last(0).unwrap_or(0.0);
+    let c = &app.plots.spectrum;
+    let same_signal = c.signal == signal && c.computed.is_some();
+    let unchanged = same_signal && c.t_end == t_end;
+    // While running, refresh at most every REFRESH_S; when paused, as soon as data changed.
+    let throttled = same_signal
+        && app.run.running
+        && c.computed
+            .is_some_and(|t| t.elapsed().as_secs_f64() < REFRESH_S);
+    if unchanged || throttled {
+        return;
+    }
+    let (Some(is), Some(iev)) = (col(app, &signal), col(app, "event")) else {
+        return;
+    };
+    let range = window_range(app);
+    let h = &app.history;
+    let (s, ev) = (h.column(is), h.column(iev));
+    let mut samples: Vec<f64> = range.filter(|&i| ev[i] == 0.0).map(|i| s[i]).collect();
+    if samples.len() > MAX_SAMPLES {
+        samples.drain(..samples.len() - MAX_SAMPLES);
+    }
+    let dt = app.session.preset.run.output_interval_s;
+    let spectrum = amplitude_spectrum(&samples, dt, Window::Hann);
+    let dominant = spectrum.dominant();
+    app.plots.spectrum = SpectrumCache {
+        spectrum,
+        dominant,
+        signal,
+        computed: Some(Instant::now()),
+        t_end,
+    };
+}
+
+pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
+    update(app);
+    ui.horizontal(|ui| {
+        let current = app.session.view.spectrum_signal.clone();
+        let label = SIGNALS
+            .iter()
+            .find(|(k, _)| *k == current)
+            .map_or(current.as_str(), |(_, l)| l);
+        egui::ComboBox::from_label("Spectrum of")
+            .selected_text(label)
+            .show_ui(ui, |ui| {
+                for (key, name) in SIGNALS {
+                    ui.selectable_value(
+                        &mut app.session.view.spectrum_signal,
+                        key.to_string(),
+                        name,
+                    );
+                }
+            });
+        if let Some(p) = app.plots.spectrum.dominant {
+            ui.label(format!("dominant {:.4} Hz", p.freq_hz));
+        }
+    });
+    let c = &app.plots.spectrum;
+    let nyquist = 0.5 / app.session.preset.run.output_interval_s;
+    // Show up to five times the dominant frequency (the harmonics), at least 1 Hz.
+    let f_max = c
+        .dominant
+        .map_or(10.0, |d| (5.0 * d.freq_hz).max(1.0))
+        .min(nyquist);
+    let pts: Vec<[f64; 2]> = c
+        .spectrum
+        .freqs_hz
+        .iter()
+        .zip(&c.spectrum.amplitudes)
+        .take_while(|(f, _)| **f <= f_max)
+        .map(|(f, a)| [*f, *a])
+        .collect();
+    let mut plot = Plot::new("spectrum")
+        .x_axis_label("frequency [Hz]")
+        .y_axis_label("amplitude")
+        .include_x(0.0)
+        .include_x(f_max)
+        .include_y(0.0)
+        .legend(egui_plot::Legend::default());
+    if reset {
+        plot = plot.reset();
+    }
+    let dominant = c.dominant;
+    let belt = app.run.strobe_period_s.map(|p| 1.0 / p);
+    plot.show(ui, |p| {
+        p.line(Line::new("amplitude", pts).width(1.2));
+        if let Some(d) = dominant {
+            p.vline(VLine::new(
+                format!("dominant {:.4} Hz", d.freq_hz),
+                d.freq_hz,
+            ));
+        }
+        if let Some(fb) = belt {
+            p.vline(VLine::new(format!("belt turn {fb:.4} Hz"), fb).color(BELT_COLOR));
+        }
+    });
+}

@@ -1,0 +1,76 @@
+//! Time traces of x, v (with the belt speed) and the friction force on a linked time axis.
+
+use eframe::egui;
+use egui_plot::{HLine, Line, Plot};
+
+use super::{BELT_COLOR, col, window_range};
+use crate::gui::TriboApp;
+use crate::gui::decimate::min_max;
+
+pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
+    let range = window_range(app);
+    let h = app.history.len();
+    if range.is_empty() || h == 0 {
+        return;
+    }
+    let t_end = app.history.last(0).unwrap_or(0.0);
+    let t_first = app.history.column(0).front().copied().unwrap_or(0.0);
+    let window = app.session.view.window_s;
+    let width = ui.available_width().max(100.0) as usize;
+    let each = ((ui.available_height() - 12.0) / 3.0).max(60.0);
+    let link = egui::Id::unique("tribolab_time_axis");
+    let belt_speed = belt_speed(app);
+    let signals = [
+        ("x", "x [m]"),
+        ("v", "v [m/s]"),
+        ("friction_force", "F_f [N]"),
+    ];
+    let mut interacted = false;
+    for (name, label) in signals {
+        let Some(ic) = col(app, name) else { continue };
+        let pts = min_max(
+            app.history.column(0),
+            app.history.column(ic),
+            range.clone(),
+            width,
+        );
+        let mut plot = Plot::new(("trace", name))
+            .height(each)
+            .link_axis(link, [true, false])
+            .link_cursor(link, [true, false])
+            .y_axis_label(label)
+            .x_axis_label(if name == "friction_force" {
+                "t [s]"
+            } else {
+                ""
+            })
+            .y_axis_min_width(48.0);
+        if reset {
+            plot = plot.reset();
+        }
+        let follow = app.plots.follow;
+        let resp = plot.show(ui, |p| {
+            p.line(Line::new(label, pts).width(1.5));
+            if name == "v" {
+                p.hline(HLine::new("belt speed v_b", belt_speed).color(BELT_COLOR));
+            }
+            if follow {
+                let start = (t_end - window).max(t_first);
+                p.set_plot_bounds_x(start..=(start + window).max(t_end));
+                p.set_auto_bounds([false, true]);
+            }
+        });
+        let r = &resp.response;
+        interacted |=
+            r.dragged() || (r.hovered() && ui.input(|i| i.smooth_scroll_delta != egui::Vec2::ZERO));
+    }
+    if interacted {
+        app.plots.follow = false;
+    }
+}
+
+/// Belt speed of the current preset [m/s].
+pub fn belt_speed(app: &TriboApp) -> f64 {
+    let crate::systems::SystemConfig::BeltBlock(b) = &app.session.preset.system;
+    b.belt_speed_mps()
+}

@@ -1,0 +1,159 @@
+//! The user's session: the preset being edited, the preset it came from ("Reset to preset"),
+//! and the view settings — everything eframe persists between launches.
+
+use serde::{Deserialize, Serialize};
+
+use crate::preset::Preset;
+use crate::preset::builtin;
+
+/// Built-in preset shown on first launch.
+pub const DEFAULT_PRESET: &str = "s1_bench_19_36rpm";
+
+/// Which plot view fills the central area.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tab {
+    /// Time traces, phase plane, friction–velocity and spectrum in a 2 × 2 grid.
+    #[default]
+    Grid,
+    /// x, v and friction force against time, linked time axis.
+    Traces,
+    /// x–v phase plane.
+    Phase,
+    /// Friction force against relative velocity.
+    FrictionVelocity,
+    /// FFT amplitude spectrum.
+    Spectrum,
+    /// Poincaré map.
+    Poincare,
+}
+
+impl Tab {
+    /// All tabs in display order.
+    pub const ALL: [Tab; 6] = [
+        Tab::Grid,
+        Tab::Traces,
+        Tab::Phase,
+        Tab::FrictionVelocity,
+        Tab::Spectrum,
+        Tab::Poincare,
+    ];
+
+    /// Tab title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Grid => "Overview",
+            Tab::Traces => "Time traces",
+            Tab::Phase => "Phase plane",
+            Tab::FrictionVelocity => "Friction–velocity",
+            Tab::Spectrum => "Spectrum",
+            Tab::Poincare => "Poincaré map",
+        }
+    }
+}
+
+/// View settings the user chose.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ViewSettings {
+    /// Active tab.
+    pub tab: Tab,
+    /// Length of history shown [s].
+    pub window_s: f64,
+    /// Speed factor (model s per wall s).
+    pub speed: f64,
+    /// Run as fast as possible.
+    pub max_speed: bool,
+    /// Show the animated bench above the plots.
+    pub show_bench: bool,
+    /// Column analysed by the spectrum.
+    pub spectrum_signal: String,
+    /// Poincaré section shown (0: stroboscopic when available, then the model's sections).
+    pub poincare_section: usize,
+}
+
+impl Default for ViewSettings {
+    fn default() -> Self {
+        Self {
+            tab: Tab::Grid,
+            window_s: 10.0,
+            speed: 1.0,
+            max_speed: false,
+            show_bench: true,
+            spectrum_signal: "x".into(),
+            poincare_section: 0,
+        }
+    }
+}
+
+/// What is persisted between launches. The presets are stored as our own RON text so that they
+/// pass the same validation as files (a damaged store falls back to the default preset).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SavedSession {
+    /// Current (edited) preset, RON.
+    pub preset_ron: String,
+    /// Preset it was loaded from, RON.
+    pub reference_ron: String,
+    /// Where it came from (file path or built-in name).
+    pub source: String,
+    /// View settings.
+    pub view: ViewSettings,
+}
+
+/// The live session.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// The preset as edited by the user.
+    pub preset: Preset,
+    /// The preset as loaded (target of "Reset to preset").
+    pub reference: Preset,
+    /// File path or `<builtin:name>`.
+    pub source: String,
+    /// View settings.
+    pub view: ViewSettings,
+}
+
+impl Session {
+    /// The session of a first launch: the default built-in preset.
+    pub fn default_session() -> Self {
+        let preset = builtin::load(DEFAULT_PRESET)
+            .and_then(Result::ok)
+            .unwrap_or_default();
+        Self {
+            reference: preset.clone(),
+            preset,
+            source: format!("<builtin:{DEFAULT_PRESET}>"),
+            view: ViewSettings::default(),
+        }
+    }
+
+    /// Restores a saved session; anything unreadable falls back to the defaults.
+    pub fn restore(saved: &SavedSession) -> Self {
+        let mut s = Self::default_session();
+        if let Ok(p) = Preset::from_ron(&saved.preset_ron, "<saved session>") {
+            s.reference = Preset::from_ron(&saved.reference_ron, "<saved session>")
+                .unwrap_or_else(|_| p.clone());
+            s.preset = p;
+            s.source = saved.source.clone();
+        }
+        s.view = saved.view.clone();
+        s
+    }
+
+    /// The persisted form.
+    pub fn to_saved(&self) -> SavedSession {
+        SavedSession {
+            preset_ron: self.preset.to_ron().unwrap_or_default(),
+            reference_ron: self.reference.to_ron().unwrap_or_default(),
+            source: self.source.clone(),
+            view: self.view.clone(),
+        }
+    }
+
+    /// Replaces the preset (and the reset target) with a newly loaded one.
+    pub fn load(&mut self, preset: Preset, source: String) {
+        self.reference = preset.clone();
+        self.preset = preset;
+        self.source = source;
+    }
+}

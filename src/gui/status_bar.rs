@@ -1,0 +1,72 @@
+//! Status bar: simulation time, achieved real-time factor, stick fraction, dominant frequency,
+//! energy balance error and any integration error in words.
+
+use eframe::egui;
+
+use super::TriboApp;
+use super::plots::{col, window_range};
+
+pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
+    super::plots::update_spectrum(app);
+    ui.horizontal_wrapped(|ui| {
+        let r = &app.run;
+        ui.label(format!("t = {:.3} s", r.t_s));
+        ui.separator();
+        let state = if r.error.is_some() {
+            "stopped"
+        } else if r.running {
+            "running"
+        } else {
+            "paused"
+        };
+        ui.label(format!("{state} · {:.2}× real time", r.rtf));
+        ui.separator();
+        if let Some(f) = stick_fraction(app) {
+            ui.label(format!("stick {:.0} %", 100.0 * f));
+            ui.separator();
+        }
+        if let Some(p) = app.plots.spectrum.dominant {
+            ui.label(format!("dominant {:.4} Hz", p.freq_hz));
+            ui.separator();
+        }
+        if let Some(e) = energy_error(app) {
+            ui.label(format!("energy balance error {e:.1e}"))
+                .on_hover_text("|E_kin + E_spring − E₀ − W_belt − W_friction + W_damping| relative to the belt input");
+            ui.separator();
+        }
+        ui.label(egui::RichText::new(r.method).weak());
+        ui.label(egui::RichText::new(format!("{} samples", app.history.len())).weak());
+        if let Some(err) = &app.run.error {
+            ui.separator();
+            ui.label(
+                egui::RichText::new(format!("Integration stopped: {err}"))
+                    .color(ui.visuals().error_fg_color),
+            );
+        }
+    });
+}
+
+/// Fraction of the shown window spent sticking.
+fn stick_fraction(app: &TriboApp) -> Option<f64> {
+    let (is, iev) = (col(app, "stick")?, col(app, "event")?);
+    let range = window_range(app);
+    let (s, ev) = (app.history.column(is), app.history.column(iev));
+    let (mut n, mut stuck) = (0usize, 0usize);
+    for i in range {
+        if ev[i] == 0.0 {
+            n += 1;
+            stuck += usize::from(s[i] > 0.5);
+        }
+    }
+    (n > 0).then(|| stuck as f64 / n as f64)
+}
+
+/// Newest energy balance error relative to the work put in by the belt.
+fn energy_error(app: &TriboApp) -> Option<f64> {
+    let e = app.history.last(col(app, "energy_error")?)?;
+    let w = app.history.last(col(app, "w_belt")?)?.abs();
+    let ek = app.history.last(col(app, "e_kin")?)?.abs();
+    let es = app.history.last(col(app, "e_spring")?)?.abs();
+    let scale = w.max(ek + es);
+    (scale > 0.0).then(|| (e / scale).abs())
+}

@@ -1,0 +1,418 @@
+//! The simulation worker: a named thread that owns the [`Simulation`], takes [`Command`]s from
+//! the window and sends sample chunks back through a bounded channel (back-pressure instead of
+//! unbounded memory). The window never waits for it.
+
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TryRecvError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::integrate::Simulation;
+use crate::integrate::driver::{SampleSink, SectionId};
+use crate::preset::Preset;
+use crate::systems::{BeltBlock, SystemConfig};
+
+/// Capacity of the worker → window channel, in chunks.
+const CHANNEL_CHUNKS: usize = 64;
+/// Pause between ticks at a finite speed (the window draws at most ~60 Hz anyway).
+const TICK: Duration = Duration::from_millis(8);
+/// Longest wall interval credited to one tick (after a stall the run does not jump ahead).
+const MAX_TICK_WALL_S: f64 = 0.1;
+/// Model time of a single step command [s].
+pub const STEP_MODEL_S: f64 = 0.01;
+/// Wall time aimed at per chunk when running as fast as possible [s].
+const MAX_SPEED_CHUNK_WALL_S: f64 = 0.02;
+
+/// How fast model time runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Speed {
+    /// Model seconds per wall second.
+    Factor(f64),
+    /// As fast as the machine allows.
+    Max,
+}
+
+/// Window → worker.
+#[derive(Debug)]
+pub enum Command {
+    /// Use this preset: applied live when only live parameters changed, else restarts.
+    Apply(Box<Preset>),
+    /// Restart from the initial state of this preset.
+    Restart(Box<Preset>),
+    /// Run.
+    Play,
+    /// Stop advancing.
+    Pause,
+    /// Advance this much model time [s] (the Step button: [`STEP_MODEL_S`]), then stay paused.
+    Step(f64),
+    /// Change the speed.
+    SetSpeed(Speed),
+    /// End the thread.
+    Shutdown,
+}
+
+/// Worker → window.
+#[derive(Debug)]
+pub enum WorkerMsg {
+    /// A new run began (samples of older generations are stale).
+    Started {
+        /// Run generation.
+        generation: u64,
+        /// Output columns (`t` first, `event` last).
+        columns: Vec<String>,
+        /// Names of the model's Poincaré sections.
+        section_names: Vec<String>,
+        /// Stroboscopic period when the system is periodically forced [s].
+        strobe_period_s: Option<f64>,
+        /// Integrator in use.
+        method: &'static str,
+    },
+    /// New samples.
+    Chunk(Chunk),
+    /// A live parameter change was applied.
+    Updated {
+        /// Run generation.
+        generation: u64,
+    },
+    /// The run stopped with an error (the thread lives on; a restart clears it).
+    Failed {
+        /// Run generation.
+        generation: u64,
+        /// The error in words (with the simulation time).
+        message: String,
+    },
+}
+
+/// A batch of samples.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    /// Run generation.
+    pub generation: u64,
+    /// Rows, flattened.
+    pub rows: Vec<f64>,
+    /// Poincaré points.
+    pub sections: Vec<(SectionId, Vec<f64>)>,
+    /// Model time reached [s].
+    pub t_s: f64,
+    /// Model time advanced by this chunk [s].
+    pub model_s: f64,
+    /// Wall time spent computing it [s].
+    pub wall_s: f64,
+}
+
+impl SampleSink for Chunk {
+    fn push(&mut self, row: &[f64]) {
+        self.rows.extend_from_slice(row);
+    }
+
+    fn push_section(&mut self, section: SectionId, row: &[f64]) {
+        self.sections.push((section, row.to_vec()));
+    }
+}
+
+/// The window's handle on the worker thread.
+pub struct WorkerHandle {
+    commands: Sender<Command>,
+    messages: Receiver<WorkerMsg>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl WorkerHandle {
+    /// Starts the worker with a preset; `wake` is called after each message (repaint request).
+    pub fn spawn(
+        preset: Preset,
+        running: bool,
+        speed: Speed,
+        wake: impl Fn() + Send + 'static,
+    ) -> std::io::Result<Self> {
+        let (cmd_tx, cmd_rx) = mpsc::channel();
+        let (msg_tx, msg_rx) = mpsc::sync_channel(CHANNEL_CHUNKS);
+        let thread = std::thread::Builder::new()
+            .name("tribolab-simulation".into())
+            .spawn(move || {
+                let mut w = Worker {
+                    commands: cmd_rx,
+                    out: msg_tx,
+                    wake: Box::new(wake),
+                    preset: preset.clone(),
+                    sim: None,
+                    generation: 0,
+                    running,
+                    speed,
+                    last_tick: Instant::now(),
+                    model_clock_s: 0.0,
+                    max_chunk_model_s: 0.1,
+                };
+                w.restart(preset);
+                w.run();
+            })?;
+        Ok(Self {
+            commands: cmd_tx,
+            messages: msg_rx,
+            thread: Some(thread),
+        })
+    }
+
+    /// Sends a command (never blocks; a dead worker is ignored).
+    pub fn send(&self, command: Command) {
+        let _ = self.commands.send(command);
+    }
+
+    /// Next pending message, if any (never blocks).
+    pub fn try_recv(&self) -> Option<WorkerMsg> {
+        self.messages.try_recv().ok()
+    }
+}
+
+impl Drop for WorkerHandle {
+    fn drop(&mut self) {
+        let _ = self.commands.send(Command::Shutdown);
+        // Unblock a worker waiting on a full channel, then join it.
+        while self.messages.try_recv().is_ok() {}
+        if let Some(t) = self.thread.take() {
+            let deadline = Instant::now() + Duration::from_secs(2);
+            while !t.is_finished() && Instant::now() < deadline {
+                while self.messages.try_recv().is_ok() {}
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            if t.is_finished() {
+                let _ = t.join();
+            }
+        }
+    }
+}
+
+struct Worker {
+    commands: Receiver<Command>,
+    out: SyncSender<WorkerMsg>,
+    wake: Box<dyn Fn() + Send>,
+    preset: Preset,
+    sim: Option<Simulation>,
+    generation: u64,
+    running: bool,
+    speed: Speed,
+    last_tick: Instant,
+    /// Model time the run should have reached at the requested speed [s]; kept apart from
+    /// the simulation time, which overshoots each target by part of a step.
+    model_clock_s: f64,
+    max_chunk_model_s: f64,
+}
+
+impl Worker {
+    fn run(&mut self) {
+        loop {
+            let active = self.running && self.sim.is_some();
+            let first = if active {
+                match self.commands.try_recv() {
+                    Ok(c) => Some(c),
+                    Err(TryRecvError::Empty) => None,
+                    Err(TryRecvError::Disconnected) => return,
+                }
+            } else {
+                match self.commands.recv() {
+                    Ok(c) => Some(c),
+                    Err(_) => return,
+                }
+            };
+            let mut batch: Vec<Command> = first.into_iter().collect();
+            batch.extend(self.commands.try_iter());
+            // Only the newest preset of a burst of slider moves matters.
+            let last_apply = batch.iter().rposition(|c| matches!(c, Command::Apply(_)));
+            for (i, c) in batch.into_iter().enumerate() {
+                if matches!(c, Command::Apply(_)) && Some(i) != last_apply {
+                    continue;
+                }
+                if !self.handle(c) {
+                    return;
+                }
+            }
+            if self.running && self.sim.is_some() && !self.tick() {
+                return;
+            }
+        }
+    }
+
+    /// Returns `false` when the thread should end.
+    fn handle(&mut self, c: Command) -> bool {
+        match c {
+            Command::Apply(p) => self.apply(*p),
+            Command::Restart(p) => self.restart(*p),
+            Command::Play => {
+                self.running = true;
+                self.last_tick = Instant::now();
+                self.model_clock_s = self.sim.as_ref().map_or(0.0, Simulation::time_s);
+            }
+            Command::Pause => self.running = false,
+            Command::Step(dt) => {
+                self.running = false;
+                if let Some(t) = self.sim.as_ref().map(Simulation::time_s) {
+                    return self.advance_to(t + dt.max(0.0));
+                }
+            }
+            Command::SetSpeed(s) => {
+                self.speed = s;
+                self.model_clock_s = self.sim.as_ref().map_or(0.0, Simulation::time_s);
+            }
+            Command::Shutdown => return false,
+        }
+        true
+    }
+
+    fn send(&self, msg: WorkerMsg) -> bool {
+        let ok = self.out.send(msg).is_ok();
+        (self.wake)();
+        ok
+    }
+
+    fn restart(&mut self, preset: Preset) {
+        self.generation += 1;
+        self.preset = preset;
+        match self.preset.build_simulation() {
+            Ok(mut sim) => {
+                sim.track_sections(strobe_period_s(&self.preset));
+                let msg = WorkerMsg::Started {
+                    generation: self.generation,
+                    columns: sim.column_names(),
+                    section_names: sim.model().section_names(),
+                    strobe_period_s: strobe_period_s(&self.preset),
+                    method: sim.method_name(),
+                };
+                self.sim = Some(sim);
+                self.send(msg);
+                // The initial sample.
+                self.advance_to(0.0);
+            }
+            Err(e) => {
+                self.sim = None;
+                self.send(WorkerMsg::Failed {
+                    generation: self.generation,
+                    message: e.to_string(),
+                });
+            }
+        }
+        self.last_tick = Instant::now();
+        self.model_clock_s = 0.0;
+    }
+
+    fn apply(&mut self, preset: Preset) {
+        if needs_restart(&self.preset, &preset) || self.sim.is_none() {
+            self.restart(preset);
+            return;
+        }
+        let applied = self
+            .sim
+            .as_mut()
+            .is_some_and(|sim| apply_live(sim, &preset));
+        if applied {
+            self.preset = preset;
+            self.send(WorkerMsg::Updated {
+                generation: self.generation,
+            });
+        } else {
+            self.restart(preset);
+        }
+    }
+
+    /// One tick of a running simulation; returns `false` when the window is gone.
+    fn tick(&mut self) -> bool {
+        let now = Instant::now();
+        let wall_dt = (now - self.last_tick).as_secs_f64().min(MAX_TICK_WALL_S);
+        self.last_tick = now;
+        let Some(t) = self.sim.as_ref().map(Simulation::time_s) else {
+            return true;
+        };
+        let target = match self.speed {
+            Speed::Factor(f) => {
+                self.model_clock_s = (self.model_clock_s + f * wall_dt).max(t - 1.0);
+                self.model_clock_s
+            }
+            Speed::Max => {
+                self.model_clock_s = t + self.max_chunk_model_s;
+                self.model_clock_s
+            }
+        };
+        let started = Instant::now();
+        if target > t && !self.advance_to(target) {
+            return false;
+        }
+        let spent = started.elapsed().as_secs_f64();
+        match self.speed {
+            Speed::Max => {
+                // Aim at ~20 ms of work per chunk.
+                let ratio = (MAX_SPEED_CHUNK_WALL_S / spent.max(1e-6)).clamp(0.5, 2.0);
+                self.max_chunk_model_s = (self.max_chunk_model_s * ratio).clamp(1e-4, 1e4);
+            }
+            Speed::Factor(_) => {
+                if let Some(rest) = TICK.checked_sub(started.elapsed()) {
+                    std::thread::sleep(rest);
+                }
+            }
+        }
+        true
+    }
+
+    /// Advances to `target` and sends the samples; `false` when the window is gone.
+    fn advance_to(&mut self, target: f64) -> bool {
+        let generation = self.generation;
+        let Some(sim) = self.sim.as_mut() else {
+            return true;
+        };
+        let t0 = sim.time_s();
+        let started = Instant::now();
+        let mut chunk = Chunk {
+            generation,
+            ..Chunk::default()
+        };
+        let result = sim.advance(target, &mut chunk);
+        chunk.t_s = sim.time_s();
+        chunk.model_s = chunk.t_s - t0;
+        chunk.wall_s = started.elapsed().as_secs_f64();
+        if !self.send(WorkerMsg::Chunk(chunk)) {
+            return false;
+        }
+        if let Err(e) = result {
+            self.running = false;
+            return self.send(WorkerMsg::Failed {
+                generation,
+                message: e.to_string(),
+            });
+        }
+        true
+    }
+}
+
+/// Whether going from `old` to `new` needs a restart (law or system kind, noise, run settings
+/// or initial conditions changed); everything else applies to the running simulation.
+pub fn needs_restart(old: &Preset, new: &Preset) -> bool {
+    let ic = |p: &Preset| match &p.system {
+        SystemConfig::BeltBlock(b) => (b.initial_position_m, b.initial_slip_velocity_mps),
+    };
+    old.law.variant() != new.law.variant()
+        || old.system.variant() != new.system.variant()
+        || old.noise != new.noise
+        || old.run != new.run
+        || ic(old) != ic(new)
+}
+
+/// Applies system and law parameters to a running belt–block; `false` if not possible.
+fn apply_live(sim: &mut Simulation, preset: &Preset) -> bool {
+    let SystemConfig::BeltBlock(params) = &preset.system;
+    let Some(bb) = sim
+        .model_mut()
+        .as_any_mut()
+        .and_then(|a| a.downcast_mut::<BeltBlock>())
+    else {
+        return false;
+    };
+    if !bb.law_mut().set_params(&preset.law) {
+        return false;
+    }
+    bb.set_params(params.clone());
+    sim.reinitialize().is_ok()
+}
+
+/// Belt-turn period when the belt joint forces the system periodically.
+pub fn strobe_period_s(preset: &Preset) -> Option<f64> {
+    let SystemConfig::BeltBlock(b) = &preset.system;
+    let active = b.joint_amplitude > 0.0 && b.joint_length_m > 0.0 && b.belt_speed_mps() > 0.0;
+    active.then(|| b.belt_period_s())
+}

@@ -1,0 +1,198 @@
+//! The laboratory window driven by its labels (egui_kittest): start-up with the default preset
+//! running, law choice, sliders, play/pause/reset keys, good and broken presets, image
+//! snapshots of the main views.
+
+#![cfg(feature = "gui")]
+#![allow(clippy::unwrap_used)]
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use tribolab::gui::dialogs::ScriptedDialogs;
+use tribolab::gui::session::Tab;
+use tribolab::gui::{AppOptions, TriboApp};
+use tribolab::preset::builtin;
+
+fn app(start_running: bool, answers: Vec<Option<PathBuf>>) -> Harness<'static, TriboApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(move |cc| {
+            TriboApp::with_options(
+                cc,
+                AppOptions {
+                    preset: None,
+                    restore: false,
+                    start_running,
+                    dialogs: Box::new(ScriptedDialogs {
+                        answers: answers.into(),
+                    }),
+                },
+            )
+        })
+}
+
+/// Steps frames (in real time, the worker runs on its own thread) until `done` or a timeout.
+fn run_until(h: &mut Harness<'static, TriboApp>, secs: f64, done: impl Fn(&TriboApp) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs_f64(secs);
+    while Instant::now() < deadline {
+        h.step();
+        if done(h.state()) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("condition not reached within {secs} s");
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tribolab-gui-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn starts_with_the_s1_bench_running() {
+    let mut h = app(true, vec![]);
+    run_until(&mut h, 10.0, |a| {
+        a.run_state().t_s > 0.2 && a.history().len() > 100
+    });
+    let a = h.state();
+    assert_eq!(a.session().preset.law.variant(), "StribeckS1");
+    assert!(a.session().preset.name.contains("19.36"));
+    assert!(a.run_state().running);
+    // The plot tabs are on screen and no integration error is reported.
+    h.get_by_label("Overview");
+    assert!(h.query_by_label_contains("Integration stopped").is_none());
+}
+
+#[test]
+fn choosing_a_law_restarts_with_its_states() {
+    let mut h = app(true, vec![]);
+    run_until(&mut h, 10.0, |a| a.history().len() > 10);
+    h.get_by_role_and_label(Role::ComboBox, "Friction law")
+        .click();
+    h.run_steps(2);
+    h.get_by_label("LuGre").click();
+    run_until(&mut h, 10.0, |a| {
+        a.history().index("z").is_some() && a.history().len() > 10
+    });
+    assert_eq!(h.state().session().preset.law.variant(), "LuGre");
+}
+
+#[test]
+fn slider_sets_the_parameter_in_its_unit() {
+    let mut h = app(true, vec![]);
+    run_until(&mut h, 10.0, |a| a.history().len() > 10);
+    h.get_by_role_and_label(Role::Slider, "Block mass")
+        .set_value_accesskit(2.5);
+    h.run_steps(3);
+    let mass = h.state().session().preset.system.params().get("mass");
+    assert_eq!(mass, Some(2.5));
+    // A live change keeps the run going (no restart: time keeps increasing).
+    let t0 = h.state().run_state().t_s;
+    run_until(&mut h, 10.0, |a| a.run_state().t_s > t0 + 0.1);
+}
+
+#[test]
+fn space_pauses_and_plays_r_resets() {
+    let mut h = app(true, vec![]);
+    run_until(&mut h, 10.0, |a| a.run_state().t_s > 0.3);
+    h.key_press(egui::Key::Space);
+    h.run_steps(2);
+    assert!(!h.state().run_state().running);
+    std::thread::sleep(Duration::from_millis(200));
+    h.run_steps(3);
+    let t_paused = h.state().run_state().t_s;
+    std::thread::sleep(Duration::from_millis(300));
+    h.run_steps(3);
+    assert_eq!(
+        h.state().run_state().t_s,
+        t_paused,
+        "time advanced while paused"
+    );
+    h.key_press(egui::Key::Space);
+    run_until(&mut h, 10.0, |a| a.run_state().t_s > t_paused + 0.1);
+    let generation = h.state().run_state().generation;
+    h.key_press(egui::Key::R);
+    run_until(&mut h, 10.0, |a| a.run_state().generation > generation);
+    assert!(h.state().run_state().t_s < t_paused);
+}
+
+#[test]
+fn opening_a_good_preset_loads_it() {
+    let dir = temp_dir("good");
+    let path = dir.join("lugre.ron");
+    let (_, text) = builtin::BUILTIN
+        .iter()
+        .find(|(s, _)| *s == "lugre_canudas_1995")
+        .unwrap();
+    std::fs::write(&path, text).unwrap();
+    let mut h = app(true, vec![Some(path.clone())]);
+    run_until(&mut h, 10.0, |a| a.history().len() > 5);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::O);
+    run_until(&mut h, 10.0, |a| {
+        a.session().preset.law.variant() == "LuGre"
+    });
+    assert_eq!(h.state().session().source, path.display().to_string());
+    assert!(h.state().notice().is_none());
+}
+
+#[test]
+fn a_broken_preset_shows_where_and_leaves_the_session_alone() {
+    let dir = temp_dir("broken");
+    let path = dir.join("broken.ron");
+    std::fs::write(
+        &path,
+        "(\n    name: \"broken\",\n    system: BeltBlock(mass: -3.0),\n    law: LuGre(sigma0: 1e5),\n)\n",
+    )
+    .unwrap();
+    let mut h = app(true, vec![Some(path.clone())]);
+    run_until(&mut h, 10.0, |a| a.history().len() > 5);
+    let before = h.state().session().preset.clone();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::O);
+    h.run_steps(3);
+    let notice = h.state().notice().expect("an error is shown").clone();
+    assert!(notice.is_error);
+    let expected = format!("{}:3:23: system.mass:", path.display());
+    assert!(notice.text.contains(&expected), "{}", notice.text);
+    // The message is on screen.
+    h.get_by_label_contains("outside the allowed range");
+    assert_eq!(h.state().session().preset, before);
+    h.get_by_label("OK").click();
+    h.run_steps(2);
+    assert!(h.state().notice().is_none());
+}
+
+/// Reaches a reproducible state: paused, stepped to `t` model seconds.
+fn stepped_to(t: f64, tab: Tab) -> Harness<'static, TriboApp> {
+    let mut h = app(false, vec![]);
+    run_until(&mut h, 10.0, |a| !a.history().is_empty());
+    h.state_mut().step_by(t);
+    run_until(&mut h, 20.0, |a| a.run_state().t_s >= t - 1e-9);
+    h.state_mut().set_tab(tab);
+    h.remove_cursor();
+    h.run_steps(4);
+    h
+}
+
+#[test]
+fn snapshot_overview() {
+    let mut h = stepped_to(3.0, Tab::Grid);
+    h.snapshot("overview");
+}
+
+#[test]
+fn snapshot_traces() {
+    let mut h = stepped_to(3.0, Tab::Traces);
+    h.snapshot("time_traces");
+}
+
+#[test]
+fn snapshot_friction_velocity() {
+    let mut h = stepped_to(3.0, Tab::FrictionVelocity);
+    h.snapshot("friction_velocity");
+}
