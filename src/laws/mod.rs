@@ -11,6 +11,7 @@ mod set_valued;
 mod sign_model;
 mod static_law;
 
+pub mod armstrong;
 pub mod bo_pavelescu;
 pub mod coulomb;
 pub mod gaussian;
@@ -162,6 +163,8 @@ law_registry! {
     PoppStelter => "popp_stelter", "Popp–Stelter", popp_stelter,
         popp_stelter::PoppStelterParams, StaticLaw<popp_stelter::PoppStelterParams>;
     LuGre => "lugre", "LuGre", lugre, lugre::LuGreParams, lugre::LuGre;
+    Armstrong => "armstrong", "Armstrong seven-parameter", armstrong,
+        armstrong::ArmstrongParams, armstrong::Armstrong;
 }
 
 impl Default for LawConfig {

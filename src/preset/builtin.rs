@@ -33,6 +33,10 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/lugre_canudas_1995.ron"),
     ),
     (
+        "seven_parameter_dwell",
+        include_str!("../../presets/seven_parameter_dwell.ron"),
+    ),
+    (
         "bo_pavelescu",
         include_str!("../../presets/bo_pavelescu.ron"),
     ),
