@@ -6,11 +6,13 @@
 //! [`FrictionLaw`]; then add one line to [`law_registry!`] below.
 
 mod contact;
+mod irreversibility;
 mod law;
 mod set_valued;
 mod sign_model;
 mod static_law;
 
+pub mod armstrong;
 pub mod bo_pavelescu;
 pub mod coulomb;
 pub mod gaussian;
@@ -18,11 +20,14 @@ pub mod lorentzian;
 pub mod lugre;
 pub mod normal_noise;
 pub mod popp_stelter;
+pub mod powell_wiercigroch;
 pub mod static_kinetic;
+pub mod stefanski;
 pub mod stribeck_s1;
 pub mod tustin;
 
 pub use contact::{Contact, LawSwitch, sgn};
+pub use irreversibility::{Branch, IrreversibleCurve, IrreversibleLaw};
 pub use law::FrictionLaw;
 pub use normal_noise::{NoiseParams, NormalLoadNoise};
 pub use set_valued::StickMode;
@@ -162,6 +167,13 @@ law_registry! {
     PoppStelter => "popp_stelter", "Popp–Stelter", popp_stelter,
         popp_stelter::PoppStelterParams, StaticLaw<popp_stelter::PoppStelterParams>;
     LuGre => "lugre", "LuGre", lugre, lugre::LuGreParams, lugre::LuGre;
+    Armstrong => "armstrong", "Armstrong seven-parameter", armstrong,
+        armstrong::ArmstrongParams, armstrong::Armstrong;
+    PowellWiercigroch => "powell_wiercigroch", "Powell–Wiercigroch irreversibility",
+        powell_wiercigroch, powell_wiercigroch::PowellWiercigrochParams,
+        IrreversibleLaw<powell_wiercigroch::PowellWiercigrochParams>;
+    Stefanski => "stefanski", "Stefański–Wojewoda irreversibility", stefanski,
+        stefanski::StefanskiParams, IrreversibleLaw<stefanski::StefanskiParams>;
 }
 
 impl Default for LawConfig {

@@ -33,6 +33,15 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/lugre_canudas_1995.ron"),
     ),
     (
+        "seven_parameter_dwell",
+        include_str!("../../presets/seven_parameter_dwell.ron"),
+    ),
+    (
+        "powell_wiercigroch",
+        include_str!("../../presets/powell_wiercigroch.ron"),
+    ),
+    ("stefanski", include_str!("../../presets/stefanski.ron")),
+    (
         "bo_pavelescu",
         include_str!("../../presets/bo_pavelescu.ron"),
     ),
