@@ -20,6 +20,7 @@ pub mod normal_noise;
 pub mod popp_stelter;
 pub mod static_kinetic;
 pub mod stribeck_s1;
+pub mod subloading;
 pub mod tustin;
 
 pub use contact::{Contact, LawSwitch, sgn};
@@ -162,6 +163,8 @@ law_registry! {
     PoppStelter => "popp_stelter", "Popp–Stelter", popp_stelter,
         popp_stelter::PoppStelterParams, StaticLaw<popp_stelter::PoppStelterParams>;
     LuGre => "lugre", "LuGre", lugre, lugre::LuGreParams, lugre::LuGre;
+    Subloading => "subloading", "Subloading-overstress", subloading,
+        subloading::SubloadingParams, subloading::Subloading;
 }
 
 impl Default for LawConfig {
