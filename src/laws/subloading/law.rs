@@ -164,12 +164,15 @@ impl FrictionLaw for Subloading {
         1
     }
 
-    /// Flowing: `g = r − r_s`; elastic: `g = −ṙ` (positive while `r` falls or rests).
+    /// Flowing: `g = r − r_s`, armed only while the motion unloads (+1 while it loads, so the
+    /// overshoot of a fast-growing `r_s` near 0 cannot chatter); elastic: `g = −ṙ` (positive
+    /// while `r` falls or rests).
     fn events(&self, c: &Contact, s: &[f64], g: &mut [f64]) {
         g[0] = match self.mode {
             SubloadingMode::Flowing => {
                 let st = self.read(s);
-                st.r - st.r_s
+                let gate = if self.loading(c, s) { 1.0 } else { 0.0 };
+                st.r - st.r_s + gate
             }
             SubloadingMode::Elastic => -self.elastic_ratio_rate(c, s),
         };
@@ -184,8 +187,9 @@ impl FrictionLaw for Subloading {
         LawSwitch::Continue
     }
 
-    /// Clamps `μ` and `c_s`, pins `r_s` to `r` while elastic, and repairs a mode whose exit
-    /// event was missed (the motion reversed within one step).
+    /// Clamps `μ` and `c_s`, applies `r_s := min(r_s, r)` (pinning `r_s` to `r` while
+    /// elastic), and repairs a mode whose exit event was missed (the motion reversed within one
+    /// step).
     fn after_step(&mut self, c: &Contact, s: &mut [f64]) -> bool {
         let before = [s[0], s[1], s[2]];
         let mode = self.mode;
@@ -193,16 +197,16 @@ impl FrictionLaw for Subloading {
         s[1] = s[1].clamp(lo, hi);
         s[2] = s[2].clamp(0.0, 1.0);
         let st = self.read(s);
-        match self.mode {
-            SubloadingMode::Elastic if self.loading(c, s) => {
-                self.enter(SubloadingMode::Flowing, s);
-            }
-            SubloadingMode::Flowing if st.r < st.r_s && !self.loading(c, s) => {
-                self.enter(SubloadingMode::Elastic, s);
-            }
-            SubloadingMode::Elastic => self.enter(SubloadingMode::Elastic, s),
-            SubloadingMode::Flowing => {}
+        let loading = self.loading(c, s);
+        let next = match self.mode {
+            SubloadingMode::Elastic if loading => SubloadingMode::Flowing,
+            SubloadingMode::Flowing if st.r < st.r_s && !loading => SubloadingMode::Elastic,
+            m => m,
+        };
+        if next == SubloadingMode::Elastic || st.r < st.r_s {
+            self.enter(next, s);
         }
+        self.mode = next;
         self.mode != mode || before.iter().zip(s.iter()).any(|(a, b)| a != b)
     }
 
@@ -315,6 +319,9 @@ mod tests {
         let mut g = [0.0];
         l.events(&unloading, &s, &mut g);
         assert!((g[0] - (0.5 / 0.4 - 0.9)).abs() < 1e-9);
+        // While loading the flowing exit is disarmed.
+        l.events(&Contact::kinematic(0.0, 1e-6, 1.0), &s, &mut g);
+        assert!((g[0] - (1.0 + 0.5 / 0.4 - 0.9)).abs() < 1e-9);
         s[0] = 0.3;
         l.apply_event(0, &unloading, &mut s);
         assert_eq!(l.mode(), SubloadingMode::Elastic);
