@@ -11,7 +11,10 @@ use tribolab::integrate::driver::DriverSettings;
 use tribolab::integrate::{Method, Simulation};
 use tribolab::laws::subloading::{OverstressForm, SubloadingParams, rs_from_cos};
 use tribolab::laws::{Law, LawConfig};
+use tribolab::preset::Preset;
+use tribolab::preset::builtin;
 use tribolab::rig::{Motion, PrescribedMotion, run_prescribed};
+use tribolab::systems::{BeltBlockParams, SystemConfig};
 
 /// Output columns of the rig: t, x, v, friction_force, ft_fn, mu, cos_rs, event.
 const F: usize = 3;
@@ -285,5 +288,74 @@ fn fluid_set_regression() {
             (end - end_ref).abs() < 2e-6,
             "{mm_per_min} mm/min: at 30 mm {end}"
         );
+    }
+}
+
+/// Runs a built-in preset for `t_end` model-seconds; returns `(t, friction_force)` and the
+/// largest energy-balance error.
+fn run_preset(stem: &str, t_end: f64) -> (Vec<(f64, f64)>, f64) {
+    let p = builtin::load(stem).unwrap().unwrap();
+    let mut sim = p.build_simulation().unwrap();
+    let names = sim.column_names();
+    let col = |n: &str| names.iter().position(|c| c == n).unwrap();
+    let (f, err) = (col("friction_force"), col("energy_error"));
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    sim.advance(t_end, &mut rows).unwrap();
+    let e_max = rows.iter().map(|r| r[err].abs()).fold(0.0, f64::max);
+    (rows.iter().map(|r| (r[0], r[f])).collect(), e_max)
+}
+
+/// The presets rebuild S4's tests on the bench (stiff spring as load cell, N = 1 N): their
+/// friction force follows the prescribed-motion regression numbers above to 1e-4 (the block
+/// moves by F/k ≈ 0.5 μm, and the 0.1 s output grid samples the dry peak).
+#[test]
+fn presets_reproduce_s4_tests_on_the_bench() {
+    let (dry, e_dry) = run_preset("subloading_dry", 300.0);
+    let peak = dry.iter().map(|r| r.1).fold(f64::MIN, f64::max);
+    assert!((peak - 0.550889).abs() < 1e-4, "dry peak {peak}");
+    let end = dry.last().unwrap().1;
+    assert!((end - 0.401897).abs() < 1e-4, "dry at 60 μm: {end}");
+    assert!(e_dry < 1e-9, "dry energy balance {e_dry}");
+    let (fluid, e_fluid) = run_preset("subloading_fluid", 9.0);
+    let peak = fluid.iter().map(|r| r.1).fold(f64::MIN, f64::max);
+    assert!((peak - 0.114702).abs() < 1e-4, "fluid peak {peak}");
+    let end = fluid.last().unwrap().1;
+    assert!((end - 0.104432).abs() < 1e-4, "fluid at 30 mm: {end}");
+    assert!(e_fluid < 1e-9, "fluid energy balance {e_fluid}");
+}
+
+/// On the S1 bench (0.101 m/s belt, soft spring, no joint) the block comes to rest against the
+/// spring and the belt slides under it: after 100 s the friction force is the steady
+/// `N·r_ss(v_b)·μ_ss(v_b)` to 1e-6 (the law is rate-strengthening at that speed for both sets).
+#[test]
+fn s1_bench_settles_on_the_steady_force() {
+    for p in [dry(), fluid()] {
+        // tribolab's bench defaults (MODELS §3.1: 1 kg, 200 N/m, 0.5 N·s/m, 9.81 N, 19.36 rpm).
+        let bench = BeltBlockParams {
+            joint_amplitude: 0.0,
+            ..BeltBlockParams::default()
+        };
+        let (n, v_b) = (bench.normal_load_n, bench.belt_speed_mps());
+        let mut preset = Preset {
+            system: SystemConfig::BeltBlock(bench),
+            law: LawConfig::Subloading(p.clone()),
+            ..Preset::default()
+        };
+        preset.run.output_interval_s = 0.1;
+        let mut sim = preset.build_simulation().unwrap();
+        let names = sim.column_names();
+        let col = |c: &str| names.iter().position(|x| x == c).unwrap();
+        let mut rows: Vec<Vec<f64>> = Vec::new();
+        sim.advance(100.0, &mut rows).unwrap();
+        let last = rows.last().unwrap();
+        let (mu, r) = steady_ratio(&p, v_b);
+        let expected = n * r * mu;
+        let f = last[col("friction_force")];
+        assert!(
+            ((f - expected) / expected).abs() < 1e-6,
+            "F = {f}, steady {expected}"
+        );
+        assert!((last[col("v_rel")] + v_b).abs() < 1e-6 * v_b);
+        assert!(last[col("energy_error")].abs() < 1e-8);
     }
 }

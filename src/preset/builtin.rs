@@ -33,6 +33,14 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/lugre_canudas_1995.ron"),
     ),
     (
+        "subloading_dry",
+        include_str!("../../presets/subloading_dry.ron"),
+    ),
+    (
+        "subloading_fluid",
+        include_str!("../../presets/subloading_fluid.ron"),
+    ),
+    (
         "bo_pavelescu",
         include_str!("../../presets/bo_pavelescu.ron"),
     ),
