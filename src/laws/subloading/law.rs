@@ -198,8 +198,10 @@ impl FrictionLaw for Subloading {
         s[2] = s[2].clamp(0.0, 1.0);
         let st = self.read(s);
         let loading = self.loading(c, s);
+        // Elastic but outside the static surface happens only after a parameter change (μ
+        // clamped to a new range); 1e-9 keeps the round-off of r_s := r from counting.
         let next = match self.mode {
-            SubloadingMode::Elastic if loading => SubloadingMode::Flowing,
+            SubloadingMode::Elastic if loading || st.r > st.r_s + 1e-9 => SubloadingMode::Flowing,
             SubloadingMode::Flowing if st.r < st.r_s && !loading => SubloadingMode::Elastic,
             m => m,
         };
@@ -337,6 +339,28 @@ mod tests {
         assert_eq!(s[1], p.mu_s);
         assert_eq!(l.mode(), SubloadingMode::Flowing);
         assert!((rs_from_cos(s[2]) - 0.3 / p.mu_s).abs() < 1e-9);
+    }
+
+    /// A lowered `μ_s` pushes a resting contact outside its static surface: it flows again.
+    #[test]
+    fn parameter_change_outside_the_surface_resumes_flow() {
+        let mut l = law(OverstressForm::Power);
+        let rest = Contact::kinematic(0.0, 0.0, 1.0);
+        let mut s = [0.5, 0.58, cos_from_rs(0.95)];
+        l.initialize(&rest, &mut s);
+        assert_eq!(l.mode(), SubloadingMode::Elastic);
+        assert!(
+            !l.after_step(&rest, &mut s),
+            "a rested contact stays elastic"
+        );
+        l.set_params(SubloadingParams {
+            mu_s: 0.45,
+            ..l.params.clone()
+        });
+        assert!(l.after_step(&rest, &mut s));
+        assert_eq!(s[1], 0.45);
+        assert_eq!(l.mode(), SubloadingMode::Flowing);
+        assert!(!l.after_step(&rest, &mut s), "stays put once flowing");
     }
 
     /// Rates stay finite for every reachable state, including `r_s = 0` and `r` past `r_m`.
