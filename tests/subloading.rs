@@ -159,6 +159,12 @@ fn unloading_is_elastic_and_reversal_resets_rs() {
             .position(|r| r[7] == 1.0 && r[0] > t_unload && r[TAU].abs() < 1e-9)
             .expect("reversal event");
         assert!(rs_from_cos(rows[ev + 1][CS]) < 1e-9, "r_s after the event");
+        // Until then r_s was pinned to r at every step end (after_step), down to near 0.
+        assert!(
+            rs_from_cos(rows[ev][CS]) < 0.1,
+            "r_s = {} at the reversal",
+            rows[ev][CS]
+        );
         // Reloading the other way: plastic slip resumes (x − e moves again).
         let end = rows.last().unwrap();
         assert!(end[TAU] < 0.0);

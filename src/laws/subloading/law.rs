@@ -212,6 +212,10 @@ impl FrictionLaw for Subloading {
         self.mode != mode || before.iter().zip(s.iter()).any(|(a, b)| a != b)
     }
 
+    fn has_after_step(&self) -> bool {
+        true
+    }
+
     fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64 {
         -sgn(v_rel_mps) * self.params.steady_coefficient(v_rel_mps) * normal_load_n
     }
