@@ -24,6 +24,7 @@ pub mod powell_wiercigroch;
 pub mod static_kinetic;
 pub mod stefanski;
 pub mod stribeck_s1;
+pub mod subloading;
 pub mod tustin;
 
 pub use contact::{Contact, LawSwitch, sgn};
@@ -174,6 +175,8 @@ law_registry! {
         IrreversibleLaw<powell_wiercigroch::PowellWiercigrochParams>;
     Stefanski => "stefanski", "Stefański–Wojewoda irreversibility", stefanski,
         stefanski::StefanskiParams, IrreversibleLaw<stefanski::StefanskiParams>;
+    Subloading => "subloading", "Subloading-overstress", subloading,
+        subloading::SubloadingParams, subloading::Subloading;
 }
 
 impl Default for LawConfig {

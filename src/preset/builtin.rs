@@ -33,15 +33,6 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/lugre_canudas_1995.ron"),
     ),
     (
-        "seven_parameter_dwell",
-        include_str!("../../presets/seven_parameter_dwell.ron"),
-    ),
-    (
-        "powell_wiercigroch",
-        include_str!("../../presets/powell_wiercigroch.ron"),
-    ),
-    ("stefanski", include_str!("../../presets/stefanski.ron")),
-    (
         "bo_pavelescu",
         include_str!("../../presets/bo_pavelescu.ron"),
     ),
@@ -50,6 +41,23 @@ pub static BUILTIN: &[(&str, &str)] = &[
     (
         "popp_stelter",
         include_str!("../../presets/popp_stelter.ron"),
+    ),
+    (
+        "powell_wiercigroch",
+        include_str!("../../presets/powell_wiercigroch.ron"),
+    ),
+    (
+        "seven_parameter_dwell",
+        include_str!("../../presets/seven_parameter_dwell.ron"),
+    ),
+    ("stefanski", include_str!("../../presets/stefanski.ron")),
+    (
+        "subloading_dry",
+        include_str!("../../presets/subloading_dry.ron"),
+    ),
+    (
+        "subloading_fluid",
+        include_str!("../../presets/subloading_fluid.ron"),
     ),
     ("tustin", include_str!("../../presets/tustin.ron")),
     (
