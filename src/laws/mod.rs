@@ -13,6 +13,7 @@ mod static_law;
 
 pub mod bo_pavelescu;
 pub mod coulomb;
+pub mod dahl;
 pub mod gaussian;
 pub mod lorentzian;
 pub mod lugre;
@@ -162,6 +163,7 @@ law_registry! {
     PoppStelter => "popp_stelter", "Popp–Stelter", popp_stelter,
         popp_stelter::PoppStelterParams, StaticLaw<popp_stelter::PoppStelterParams>;
     LuGre => "lugre", "LuGre", lugre, lugre::LuGreParams, lugre::LuGre;
+    Dahl => "dahl", "Dahl", dahl, dahl::DahlParams, dahl::Dahl;
 }
 
 impl Default for LawConfig {
