@@ -17,6 +17,7 @@ pub mod dahl;
 pub mod gaussian;
 pub mod lorentzian;
 pub mod lugre;
+pub mod maxwell_slip;
 pub mod normal_noise;
 pub mod popp_stelter;
 pub mod static_kinetic;
@@ -164,6 +165,8 @@ law_registry! {
         popp_stelter::PoppStelterParams, StaticLaw<popp_stelter::PoppStelterParams>;
     LuGre => "lugre", "LuGre", lugre, lugre::LuGreParams, lugre::LuGre;
     Dahl => "dahl", "Dahl", dahl, dahl::DahlParams, dahl::Dahl;
+    MaxwellSlip => "maxwell_slip", "Maxwell-slip", maxwell_slip,
+        maxwell_slip::MaxwellSlipParams, maxwell_slip::MaxwellSlip;
 }
 
 impl Default for LawConfig {
