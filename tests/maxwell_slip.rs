@@ -1,17 +1,16 @@
 //! Maxwell-slip against the Masing rules (MODELS §2.9, §3.5 test 4, §5 "Maxwell-slip: Masing
 //! branch after a reversal, to round-off").
 //!
-//! Reference (independent of the law's code): elements `Δ_j = d_max·j/M`, `k_j = F_C/(M·Δ_j)`,
-//! virgin curve `F_v(x) = Σ_j k_j·min(x, Δ_j)`; on the branch of direction `s` from the last
-//! reversal point `(x_r, F_r)`: `F = F_r + s·2·F_v(s·(x − x_r)/2)` (for `s = −1` the MODELS form
-//! `F = F_r − 2·F_v((x_r − x)/2)`). Memory rules: when the motion passes the reversal point before
-//! the last one, the inner loop is closed and both points are forgotten (the older branch
-//! continues); passing `−x_1` after the first reversal `x_1` returns to the virgin curve
-//! `F = sgn(x)·F_v(|x|)`.
+//! Reference: `tests/common` (Masing + memory rules), with elements `Δ_j = d_max·j/M`,
+//! `k_j = F_C/(M·Δ_j)` written out from the formula.
 
 #![allow(clippy::unwrap_used)]
 
-use std::f64::consts::{PI, TAU};
+mod common;
+
+use std::f64::consts::TAU;
+
+use common::{Masing, equal_force_elements, harmonic_reversal_phases, harmonic_x};
 
 use tribolab::laws::LawConfig;
 use tribolab::laws::maxwell_slip::{MaxwellSlipParams, update_deflections};
@@ -30,76 +29,13 @@ fn params() -> MaxwellSlipParams {
     }
 }
 
-/// `(k_j, Δ_j)` written out from the formula, not taken from the law.
 fn elements() -> (Vec<f64>, Vec<f64>) {
-    let d: Vec<f64> = (1..=M).map(|j| D_MAX * j as f64 / M as f64).collect();
-    let k = d.iter().map(|dj| F_C / (M as f64 * dj)).collect();
-    (k, d)
+    equal_force_elements(M, F_C, D_MAX)
 }
 
-fn sgn(x: f64) -> f64 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else {
-        0.0
-    }
-}
-
-/// Masing + memory-rule reference for a piecewise-monotone displacement history.
-struct Masing {
-    k: Vec<f64>,
-    d: Vec<f64>,
-    turns: Vec<(f64, f64)>,
-    dir: f64,
-    x: f64,
-    f: f64,
-}
-
-impl Masing {
-    fn new() -> Self {
-        let (k, d) = elements();
-        Self {
-            k,
-            d,
-            turns: Vec::new(),
-            dir: 0.0,
-            x: 0.0,
-            f: 0.0,
-        }
-    }
-
-    fn virgin(&self, u: f64) -> f64 {
-        self.k.iter().zip(&self.d).map(|(k, d)| k * u.min(*d)).sum()
-    }
-
-    fn go_to(&mut self, x: f64) -> f64 {
-        let s = sgn(x - self.x);
-        if s == 0.0 {
-            return self.f;
-        }
-        if self.dir != 0.0 && s != self.dir {
-            self.turns.push((self.x, self.f));
-        }
-        self.dir = s;
-        loop {
-            let n = self.turns.len();
-            if n >= 2 && s * (x - self.turns[n - 2].0) >= 0.0 {
-                self.turns.truncate(n - 2);
-            } else if n == 1 && s * (x + self.turns[0].0) >= 0.0 {
-                self.turns.clear();
-            } else {
-                break;
-            }
-        }
-        self.f = match self.turns.last() {
-            None => sgn(x) * self.virgin(x.abs()),
-            Some(&(xr, fr)) => fr + s * 2.0 * self.virgin(s * (x - xr) / 2.0),
-        };
-        self.x = x;
-        self.f
-    }
+fn reference() -> Masing {
+    let (k, d) = elements();
+    Masing::new(k, d)
 }
 
 /// Algebraic Maxwell-slip (the law's public update) along a sample sequence; returns `F`.
@@ -118,22 +54,12 @@ fn algebraic(xs: &[f64]) -> Vec<f64> {
 
 fn compare_with_masing(xs: &[f64]) -> f64 {
     let alg = algebraic(xs);
-    let mut reference = Masing::new();
+    let mut reference = reference();
     let mut worst = 0.0f64;
     for (x, f) in xs.iter().zip(&alg) {
         worst = worst.max((f - reference.go_to(*x)).abs());
     }
     worst
-}
-
-/// Reversal phases θ of `sin θ + ½ sin 3θ` in [0, 2π): `cos θ·(6cos²θ − 3.5) = 0`.
-fn harmonic_reversal_phases() -> Vec<f64> {
-    let a = (7.0f64 / 12.0).sqrt().acos();
-    vec![a, PI / 2.0, PI - a, PI + a, 1.5 * PI, TAU - a]
-}
-
-fn harmonic_x(amp: f64, theta: f64) -> f64 {
-    amp * (theta.sin() + 0.5 * (3.0 * theta).sin())
 }
 
 /// Sine of 15 μm (the largest element slips at 20 μm, so some stay elastic on the virgin
@@ -146,7 +72,7 @@ fn masing_branches_under_sine_to_round_off() {
         .collect();
     // Hand check of the reference: virgin force at 15 μm = Σ_j F_C/M·min(15/Δ_j, 1)
     // = (1/8)·(6 + 15/17.5 + 15/20) = 0.950892857 N.
-    let mut r = Masing::new();
+    let mut r = reference();
     let top = r.go_to(amp);
     assert!(
         (top - 0.125 * (6.0 + 15.0 / 17.5 + 0.75)).abs() < 1e-15,
@@ -278,13 +204,7 @@ fn ode_law_matches_algebraic_update_sine() {
 #[test]
 fn ode_law_matches_algebraic_update_nested() {
     let (amp, freq) = (1e-5, 1.0);
-    let reversals = (0..3)
-        .flat_map(|k| {
-            harmonic_reversal_phases()
-                .into_iter()
-                .map(move |p| (p + TAU * k as f64) / (TAU * freq))
-        })
-        .collect();
+    let reversals = common::harmonic_reversal_times(freq, 3.0);
     ode_matches_algebraic(
         Motion::SineWithHarmonic {
             amplitude_m: amp,

@@ -211,14 +211,17 @@ impl MaxwellSlip {
     }
 
     /// Saturates every elastic element at or beyond its limit while moving outwards
-    /// (`v·δ_j ≥ 0`); clamps the others. Returns whether anything changed.
-    fn saturate_reached(&mut self, v: f64, s: &mut [f64]) -> bool {
+    /// (`v·δ_j > 0`); clamps the others. `fired` is the element whose event the driver located:
+    /// it is treated as reached even if the state landed on by the driver's step is a hair inside
+    /// (the located time and the landed step can differ in the last digits; skipping it would
+    /// fire the same event again at once). Returns whether anything changed.
+    fn saturate_reached(&mut self, v: f64, s: &mut [f64], fired: Option<usize>) -> bool {
         let mut changed = false;
         for j in 0..s.len() {
-            if self.saturated[j] || s[j].abs() < self.limits[j] {
+            if self.saturated[j] || (s[j].abs() < self.limits[j] && fired != Some(j)) {
                 continue;
             }
-            let d = sgn(s[j]);
+            let d = if s[j] != 0.0 { sgn(s[j]) } else { sgn(v) };
             if s[j] != d * self.limits[j] {
                 s[j] = d * self.limits[j];
                 changed = true;
@@ -255,7 +258,7 @@ impl FrictionLaw for MaxwellSlip {
     fn initialize(&mut self, c: &Contact, s: &mut [f64]) -> LawSwitch {
         self.saturated.iter_mut().for_each(|b| *b = false);
         self.dir = 0.0;
-        self.saturate_reached(c.v_rel_mps, s);
+        self.saturate_reached(c.v_rel_mps, s, None);
         LawSwitch::Continue
     }
 
@@ -292,7 +295,7 @@ impl FrictionLaw for MaxwellSlip {
         if index < s.len() {
             // Every element at its limit saturates now, not only `index` (equal Δ_j, or limits
             // reached within the event-time tolerance, would otherwise start below zero).
-            self.saturate_reached(c.v_rel_mps, s);
+            self.saturate_reached(c.v_rel_mps, s, Some(index));
         } else {
             self.saturated.iter_mut().for_each(|b| *b = false);
             self.dir = -self.dir;
@@ -303,7 +306,7 @@ impl FrictionLaw for MaxwellSlip {
     fn after_step(&mut self, c: &Contact, s: &mut [f64]) -> bool {
         // Safety net: an elastic element found beyond its limit (limits lowered on a running
         // law) could not trigger its event from below zero.
-        self.saturate_reached(c.v_rel_mps, s)
+        self.saturate_reached(c.v_rel_mps, s, None)
     }
 
     fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64) -> f64 {
