@@ -361,17 +361,19 @@ mod tests {
     /// An explicit list overrides the sliders and is validated.
     #[test]
     fn explicit_list() {
-        let mut p = MaxwellSlipParams::default();
-        p.element_list = ElementList(vec![
-            SlipElement {
-                stiffness_n_per_m: 1e5,
-                max_deflection_m: 1e-6,
-            },
-            SlipElement {
-                stiffness_n_per_m: 2e4,
-                max_deflection_m: 5e-5,
-            },
-        ]);
+        let mut p = MaxwellSlipParams {
+            element_list: ElementList(vec![
+                SlipElement {
+                    stiffness_n_per_m: 1e5,
+                    max_deflection_m: 1e-6,
+                },
+                SlipElement {
+                    stiffness_n_per_m: 2e4,
+                    max_deflection_m: 5e-5,
+                },
+            ]),
+            ..MaxwellSlipParams::default()
+        };
         let law = MaxwellSlip::new(p.clone());
         assert_eq!(law.n_states(), 2);
         assert!((law.gross_sliding_force() - 1.1).abs() < 1e-14);
