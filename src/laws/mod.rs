@@ -15,6 +15,7 @@ pub mod bo_pavelescu;
 pub mod coulomb;
 pub mod dahl;
 pub mod gaussian;
+pub mod gms;
 pub mod lorentzian;
 pub mod lugre;
 pub mod maxwell_slip;
@@ -167,6 +168,7 @@ law_registry! {
     Dahl => "dahl", "Dahl", dahl, dahl::DahlParams, dahl::Dahl;
     MaxwellSlip => "maxwell_slip", "Maxwell-slip", maxwell_slip,
         maxwell_slip::MaxwellSlipParams, maxwell_slip::MaxwellSlip;
+    Gms => "gms", "Generalized Maxwell-slip (GMS)", gms, gms::GmsParams, gms::Gms;
 }
 
 impl Default for LawConfig {
