@@ -33,6 +33,18 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/lugre_canudas_1995.ron"),
     ),
     (
+        "dahl_presliding",
+        include_str!("../../presets/dahl_presliding.ron"),
+    ),
+    (
+        "maxwell_slip",
+        include_str!("../../presets/maxwell_slip.ron"),
+    ),
+    (
+        "gms_stick_slip",
+        include_str!("../../presets/gms_stick_slip.ron"),
+    ),
+    (
         "bo_pavelescu",
         include_str!("../../presets/bo_pavelescu.ron"),
     ),
