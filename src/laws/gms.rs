@@ -28,11 +28,18 @@
 //! (`Contact::load_ratio`), so the relaxation rate `C/s` does not change with the load; the
 //! element stiffnesses `k_i` use the nominal `F_S`.
 //!
-//! **Switching (exact, event-driven).** Element `i` stuck: event when `α_i·s(v) − |F_i|` crosses
-//! zero; it then slips in the direction of `v`. All slipping elements share the sliding direction
-//! and return to stick together at one event, the zero crossing of `v`. A stuck element found
-//! beyond its threshold while the motion loads it further (only possible after a load drop or a
-//! parameter change) slips at once.
+//! **Switching (exact, event-driven).** Element `i` stuck and loaded by the motion
+//! (`F_i·v ≥ 0`): event when `α_i·s(v) − |F_i|` crosses zero; it then slips in the direction of
+//! `v`. All slipping elements share the sliding direction and return to stick together at one
+//! event, the zero crossing of `v`.
+//!
+//! **A threshold falling under an unloaded element** (normal-load drop, or a steep Stribeck drop
+//! just after a reversal, `δ < 1`): the element is set back onto its threshold after the step
+//! and stays stuck (its slider gives way by the excess, as in Maxwell-slip). Read literally, the
+//! published rule would make it slip towards the opposite threshold `α_i·s·sgn v`; with
+//! micro-damping the force jump of that switch reverses `v` at once, which ends the slip, and
+//! the run chatters (Zeno) with no physical meaning. Under constant load with `δ ≥ 1` this case
+//! does not occur.
 //!
 //! **Element count.** Fixed by the state vector; changing `M` on a running law keeps the old
 //! count (restart the run to apply it).
@@ -154,35 +161,60 @@ impl Gms {
         (c.load_ratio * self.params.stribeck(c.v_rel_mps)).max(f64::MIN_POSITIVE)
     }
 
-    /// Switches stuck elements to slip in the direction of `v` (of `F_i` if `v = 0`); returns
-    /// whether any switched.
+    /// Guard of a stuck element: `α_i·s(v) − |F_i|` while the motion loads it (`F_i·v ≥ 0`),
+    /// `1` while it unloads it (then only a falling threshold can overtake `|F_i|`, and that is
+    /// handled by [`update_stuck`](Self::update_stuck) after the step, not by an event).
+    fn stuck_guard(&self, i: usize, v: f64, f: f64, level: f64) -> f64 {
+        if f * v < 0.0 {
+            1.0
+        } else {
+            self.weights[i] * level - f.abs()
+        }
+    }
+
+    /// Applies the threshold to the stuck elements; returns whether anything changed.
+    /// `motion` is the sign of the motion that loads or unloads them: `sgn v`, except right at a
+    /// velocity reversal, where it is the new direction (the state landed on by the driver may
+    /// still show a velocity of 1e-12 m/s on the old side).
     ///
-    /// * `fired`: the element whose event the driver located. It slips even if the state landed
-    ///   on by the driver's step is a hair inside its threshold (the located time and the landed
-    ///   step can differ in the last digits; skipping it would fire the same event again at
-    ///   once). Together with it slips every element with `α_i·s(v) − |F_i| ≤ 0` (equal
-    ///   thresholds, or thresholds reached within the event-time tolerance).
-    /// * `fired = None` (start, velocity reversal, after a step): only elements strictly beyond
-    ///   their threshold *and loaded by the motion* (`F_i·v ≥ 0`) slip. An element just released
-    ///   at a reversal sits on its threshold to round-off while the motion now unloads it: it
-    ///   must stay stuck.
-    fn slip_reached(&mut self, c: &Contact, s: &[f64], fired: Option<usize>) -> bool {
+    /// * A stuck element loaded by the motion (`F_i·motion ≥ 0`) at or beyond its threshold
+    ///   slips, in the direction of its force. `fired` is the element whose event the driver
+    ///   located: it slips even if the landed state is a hair inside its threshold (the located
+    ///   time and the landed step can differ in the last digits; skipping it would fire the same
+    ///   event again at once). With an event, elements exactly on their threshold slip too (equal
+    ///   thresholds); otherwise only those beyond it.
+    /// * A stuck element being unloaded (`F_i·motion < 0`) but beyond its threshold — the
+    ///   threshold fell under it (normal-load drop, or a steep Stribeck drop right after a
+    ///   reversal) — is set back onto the threshold and stays stuck: its slider gives way by the
+    ///   excess, as in Maxwell-slip. The printed GMS rule would make it slip towards the
+    ///   *opposite* threshold (`F_i → α_i·s·sgn v`); with micro-damping the force jump of that
+    ///   switch reverses `v` at once, which reverses the switch: a Zeno chatter with no physical
+    ///   meaning.
+    fn update_stuck(
+        &mut self,
+        c: &Contact,
+        s: &mut [f64],
+        fired: Option<usize>,
+        motion: f64,
+    ) -> bool {
         let level = self.level(c);
-        let v = c.v_rel_mps;
         let mut changed = false;
         for i in 0..s.len() {
             if self.slipping[i] {
                 continue;
             }
-            let g = self.weights[i] * level - s[i].abs();
-            let reached = match fired {
-                Some(j) => j == i || g <= 0.0,
-                None => g < 0.0 && s[i] * v >= 0.0,
-            };
-            if reached {
-                let d = if v != 0.0 { sgn(v) } else { sgn(s[i]) };
-                self.slipping[i] = true;
-                self.dir = d;
+            let limit = self.weights[i] * level;
+            let g = limit - s[i].abs();
+            if s[i] * motion >= 0.0 {
+                let reached = fired == Some(i) || g < 0.0 || (fired.is_some() && g == 0.0);
+                if reached {
+                    let d = if s[i] != 0.0 { sgn(s[i]) } else { motion };
+                    self.slipping[i] = true;
+                    self.dir = d;
+                    changed = true;
+                }
+            } else if g < 0.0 {
+                s[i] = sgn(s[i]) * limit;
                 changed = true;
             }
         }
@@ -211,7 +243,7 @@ impl FrictionLaw for Gms {
     fn initialize(&mut self, c: &Contact, s: &mut [f64]) -> LawSwitch {
         self.slipping.iter_mut().for_each(|b| *b = false);
         self.dir = 0.0;
-        self.slip_reached(c, s, None);
+        self.update_stuck(c, s, None, sgn(c.v_rel_mps));
         LawSwitch::Continue
     }
 
@@ -247,7 +279,7 @@ impl FrictionLaw for Gms {
                 any = true;
                 1.0
             } else {
-                self.weights[i] * level - s[i].abs()
+                self.stuck_guard(i, c.v_rel_mps, s[i], level)
             };
         }
         g[m] = if any { self.dir * c.v_rel_mps } else { 1.0 };
@@ -257,22 +289,22 @@ impl FrictionLaw for Gms {
         if index < s.len() {
             // Every element at its threshold slips now (equal thresholds, or thresholds reached
             // within the event-time tolerance, would otherwise start below zero).
-            self.slip_reached(c, s, Some(index));
+            self.update_stuck(c, s, Some(index), sgn(c.v_rel_mps));
         } else {
             self.slipping.iter_mut().for_each(|b| *b = false);
             self.dir = -self.dir;
-            // Released elements sit on their thresholds and are unloaded from now on; only an
-            // element beyond its threshold in the new direction of motion (after a load drop)
-            // slips on.
-            self.slip_reached(c, s, None);
+            // Released elements sit on their thresholds and are unloaded from now on (set back
+            // onto the threshold if they lag a hair beyond it).
+            self.update_stuck(c, s, None, self.dir);
         }
         LawSwitch::Continue
     }
 
     fn after_step(&mut self, c: &Contact, s: &mut [f64]) -> bool {
-        // Safety net for a threshold lowered below |F_i| on a running law (the event cannot fire
-        // from below zero).
-        self.slip_reached(c, s, None)
+        // Stuck elements overtaken by a falling threshold while unloaded are set back onto it;
+        // also a safety net for a threshold lowered on a running law (an event cannot fire from
+        // below zero).
+        self.update_stuck(c, s, None, sgn(c.v_rel_mps))
     }
 
     fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64) -> f64 {
@@ -348,6 +380,26 @@ mod tests {
                 sign * expected
             );
         }
+    }
+
+    /// A load drop puts thresholds (0.25·2·0.5 = 0.25 N at v ≈ 0) under two stuck elements at
+    /// ±0.4 N while v = 1e-6 m/s: the one loaded by the motion (+0.4 N) slips forwards, the one
+    /// being unloaded (−0.4 N) is set back onto −0.25 N and stays stuck (no opposite slip).
+    #[test]
+    fn falling_threshold() {
+        let mut law = Gms::new(params());
+        let mut c = Contact::kinematic(0.0, 1e-6, 1.0);
+        c.load_ratio = 0.5;
+        let mut st = [0.4, -0.4, 0.1, 0.0];
+        let mut g = [0.0; 5];
+        law.events(&c, &st, &mut g);
+        assert!(g[0] < 0.0 && g[1] == 1.0 && g[2] > 0.0);
+        assert!(law.after_step(&c, &mut st));
+        assert_eq!(law.slipping(), &[true, false, false, false]);
+        let level = 0.25 * 0.5 * (1.0 + (-1e-6f64).exp());
+        assert!((st[1] + level).abs() < 1e-15, "{}", st[1]);
+        assert_eq!(st[0], 0.4);
+        assert!(!law.after_step(&c, &mut st));
     }
 
     /// Thresholds α_i·s(v) follow the load ratio, reversal sticks every element.
