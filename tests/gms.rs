@@ -254,14 +254,7 @@ fn nonlocal_memory_with_stribeck_in_the_slow_limit() {
 #[test]
 fn falling_thresholds_do_not_chatter() {
     for (joint, delta) in [(0.5, 2.0), (0.0, 0.5)] {
-        let mut preset = stick_slip_preset(1e-8);
-        if let SystemConfig::BeltBlock(b) = &mut preset.system {
-            b.joint_amplitude = joint;
-            b.belt_length_m = 0.5;
-        }
-        if let LawConfig::Gms(g) = &mut preset.law {
-            g.delta = delta;
-        }
+        let preset = stick_slip_preset(1e-8, joint, delta);
         let mut sim = preset.build_simulation().unwrap();
         sim.advance(100.0, &mut tribolab::integrate::driver::NullSink)
             .unwrap_or_else(|e| panic!("a_j = {joint}, δ = {delta}: {e}"));
@@ -274,7 +267,9 @@ fn falling_thresholds_do_not_chatter() {
 /// Belt–block stick–slip with GMS (the `gms_stick_slip` preset's values): m = 1 kg, k = 2 N/m,
 /// v_b = 0.1 m/s, F_C = 1 N, F_S = 1.5 N, v_S = 1 mm/s, 8 elements over 10 μm,
 /// C = 1000 N/s, σ₁ = 316 N·s/m, σ₂ = 0.4 N·s/m.
-fn stick_slip_preset(rtol: f64) -> Preset {
+/// With a belt-joint bump of amplitude `joint` on a 0.5 m belt (every 5 s) when `joint > 0`,
+/// and Stribeck exponent `delta`.
+fn stick_slip_preset(rtol: f64, joint: f64, delta: f64) -> Preset {
     let mut preset = Preset {
         system: SystemConfig::BeltBlock(BeltBlockParams {
             mass_kg: 1.0,
@@ -283,7 +278,8 @@ fn stick_slip_preset(rtol: f64) -> Preset {
             normal_load_n: 9.81,
             wheel_radius_m: 0.1,
             wheel_rpm: 60.0 / TAU,
-            joint_amplitude: 0.0,
+            joint_amplitude: joint,
+            belt_length_m: if joint > 0.0 { 0.5 } else { 1.0 },
             ..BeltBlockParams::default()
         }),
         law: LawConfig::Gms(GmsParams {
@@ -291,7 +287,7 @@ fn stick_slip_preset(rtol: f64) -> Preset {
             f_c_n: 1.0,
             f_s_n: 1.5,
             v_s_mps: 1e-3,
-            delta: 2.0,
+            delta,
             d_max_m: 1e-5,
             attraction_n_per_s: 1e3,
             sigma1_ns_per_m: 1e5f64.sqrt(),
@@ -305,7 +301,9 @@ fn stick_slip_preset(rtol: f64) -> Preset {
 }
 
 fn stick_slip_period(rtol: f64) -> (f64, f64) {
-    let mut sim = stick_slip_preset(rtol).build_simulation().unwrap();
+    let mut sim = stick_slip_preset(rtol, 0.0, 2.0)
+        .build_simulation()
+        .unwrap();
     let mut rows: Vec<Vec<f64>> = Vec::new();
     sim.advance(95.0, &mut rows).unwrap();
     // Columns: t, x, v, v_rel, …, event. Re-stick: the velocity-reversal event that ends a gross
