@@ -337,6 +337,13 @@ fn stick_slip_period(rtol: f64) -> (f64, f64) {
 /// agree to 1e-9 s: 6.509364114 s). Each run is periodic cycle by cycle to 1e-7 s.
 #[test]
 fn stick_slip_period_converges_with_tolerance() {
+    // The shipped preset is this bench (its description quotes the period).
+    let shipped = tribolab::preset::builtin::load("gms_stick_slip")
+        .unwrap()
+        .unwrap();
+    let here = stick_slip_preset(1e-8, 0.0, 2.0);
+    assert_eq!(shipped.law, here.law);
+    assert_eq!(shipped.system, here.system);
     let runs: Vec<(f64, f64)> = [1e-6, 1e-8, 1e-10]
         .iter()
         .map(|&r| stick_slip_period(r))
