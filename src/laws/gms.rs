@@ -30,8 +30,8 @@
 //!
 //! **Switching (exact, event-driven).** Element `i` stuck and loaded by the motion
 //! (`F_i·v ≥ 0`): event when `α_i·s(v) − |F_i|` crosses zero; it then slips in the direction of
-//! `v`. All slipping elements share the sliding direction and return to stick together at one
-//! event, the zero crossing of `v`.
+//! `v` (that of its force). All slipping elements share the sliding direction and return to
+//! stick together at one event, the zero crossing of `v`.
 //!
 //! **A threshold falling under an unloaded element** (normal-load drop, or a steep Stribeck drop
 //! just after a reversal, `δ < 1`): the element is set back onto its threshold after the step
