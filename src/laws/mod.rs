@@ -15,9 +15,12 @@ mod static_law;
 pub mod armstrong;
 pub mod bo_pavelescu;
 pub mod coulomb;
+pub mod dahl;
 pub mod gaussian;
+pub mod gms;
 pub mod lorentzian;
 pub mod lugre;
+pub mod maxwell_slip;
 pub mod normal_noise;
 pub mod popp_stelter;
 pub mod powell_wiercigroch;
@@ -177,6 +180,10 @@ law_registry! {
         stefanski::StefanskiParams, IrreversibleLaw<stefanski::StefanskiParams>;
     Subloading => "subloading", "Subloading-overstress", subloading,
         subloading::SubloadingParams, subloading::Subloading;
+    Dahl => "dahl", "Dahl", dahl, dahl::DahlParams, dahl::Dahl;
+    MaxwellSlip => "maxwell_slip", "Maxwell-slip", maxwell_slip,
+        maxwell_slip::MaxwellSlipParams, maxwell_slip::MaxwellSlip;
+    Gms => "gms", "Generalized Maxwell-slip (GMS)", gms, gms::GmsParams, gms::Gms;
 }
 
 impl Default for LawConfig {

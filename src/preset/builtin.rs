@@ -37,7 +37,19 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/bo_pavelescu.ron"),
     ),
     ("coulomb", include_str!("../../presets/coulomb.ron")),
+    (
+        "dahl_presliding",
+        include_str!("../../presets/dahl_presliding.ron"),
+    ),
+    (
+        "gms_stick_slip",
+        include_str!("../../presets/gms_stick_slip.ron"),
+    ),
     ("lorentzian", include_str!("../../presets/lorentzian.ron")),
+    (
+        "maxwell_slip",
+        include_str!("../../presets/maxwell_slip.ron"),
+    ),
     (
         "popp_stelter",
         include_str!("../../presets/popp_stelter.ron"),

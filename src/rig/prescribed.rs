@@ -22,6 +22,18 @@ pub enum Motion {
         /// Frequency [Hz].
         frequency_hz: f64,
     },
+    /// `x(t) = A·(sin(2πft) + b·sin(2πnft))`: nested reversals for memory tests (MODELS §3.5
+    /// test 4 uses `n = 3`, `b = ½`).
+    SineWithHarmonic {
+        /// Amplitude of the fundamental [m].
+        amplitude_m: f64,
+        /// Fundamental frequency [Hz].
+        frequency_hz: f64,
+        /// Harmonic number `n`.
+        harmonic: f64,
+        /// Relative amplitude `b` of the harmonic.
+        ratio: f64,
+    },
     /// `v(t) = v₀ + v₁·sin(2πft)` (frictional-lag test).
     VelocitySine {
         /// Mean velocity [m/s].
@@ -43,6 +55,15 @@ impl Motion {
                 amplitude_m,
                 frequency_hz,
             } => amplitude_m * TAU * frequency_hz * (TAU * frequency_hz * t).cos(),
+            Motion::SineWithHarmonic {
+                amplitude_m,
+                frequency_hz,
+                harmonic,
+                ratio,
+            } => {
+                let w = TAU * frequency_hz;
+                amplitude_m * w * ((w * t).cos() + ratio * harmonic * (harmonic * w * t).cos())
+            }
             Motion::VelocitySine {
                 mean_mps,
                 amplitude_mps,
