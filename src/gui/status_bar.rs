@@ -19,7 +19,11 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
         } else {
             "paused"
         };
-        ui.label(format!("{state} · {:.2}× real time", r.rtf));
+        if r.running {
+            ui.label(format!("{state} · {:.2}× real time", r.rtf));
+        } else {
+            ui.label(state);
+        }
         ui.separator();
         if let Some(f) = stick_fraction(app) {
             ui.label(format!("stick {:.0} %", 100.0 * f));

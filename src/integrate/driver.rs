@@ -288,6 +288,11 @@ impl Simulation {
         } else {
             self.h.min(self.h_max)
         };
+        // End the step on the next breakpoint of the model's time inputs (never a sliver).
+        let to_break = self.model.next_breakpoint_s(t) - t;
+        if !fixed && to_break > 1e-12 * t.abs().max(1.0) && to_break < h * 1.01 {
+            h = to_break;
+        }
         let order = self.stepper.order() as f64;
         loop {
             let err = self.stepper.step(
@@ -350,7 +355,7 @@ impl Simulation {
             if triggered {
                 self.ensure_dense(y_new);
                 if let Some((index, theta)) = self.first_event(t, h) {
-                    return self.handle_event(index, t, h * theta, t_stop, sink);
+                    return self.handle_event(index, t, h * theta, h, t_stop, sink);
                 }
             }
         }
@@ -428,26 +433,64 @@ impl Simulation {
         index: usize,
         t: f64,
         h_event: f64,
+        h_full: f64,
         t_stop: f64,
         sink: &mut dyn SampleSink,
     ) -> Result<(), SimError> {
-        let t_event = t + h_event;
+        let mut h_event = h_event;
         if h_event > 0.0 {
-            // Land a real step on the event time so the switch state is on the solution.
+            // Land a real step on the event time so the switch state is on the solution, and
+            // polish the time by Newton steps on the landed solution (slope from the dense
+            // output): the guard then vanishes on the solution itself, not only on the
+            // interpolant.
             let mut y_ev = std::mem::take(&mut self.y_event);
-            self.stepper.step(
-                self.model.as_ref(),
-                t,
-                &self.y,
-                h_event,
-                &mut y_ev,
-                &self.tol,
-            );
+            let mut g = vec![0.0; self.g_prev.len()];
+            let time_tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * t.abs());
+            // Newton on the landed solution; a correction is kept only if it shrinks the
+            // guard's residual (guards may have kinks where the dense slope misleads).
+            let mut best = (h_event, f64::INFINITY);
+            for _ in 0..3 {
+                self.stepper.step(
+                    self.model.as_ref(),
+                    t,
+                    &self.y,
+                    h_event,
+                    &mut y_ev,
+                    &self.tol,
+                );
+                self.model.events(t + h_event, &y_ev, &mut g);
+                let residual = g[index].abs();
+                if residual >= best.1 {
+                    break;
+                }
+                best = (h_event, residual);
+                let slope = self.guard_slope(index, t, h_event, h_full);
+                if residual == 0.0 || !(slope.is_finite() && slope != 0.0) {
+                    break;
+                }
+                let h_new = (h_event - g[index] / slope).clamp(0.5 * h_event, 1.5 * h_event);
+                if (h_new - h_event).abs() <= time_tol {
+                    break;
+                }
+                h_event = h_new;
+            }
+            if h_event != best.0 {
+                h_event = best.0;
+                self.stepper.step(
+                    self.model.as_ref(),
+                    t,
+                    &self.y,
+                    h_event,
+                    &mut y_ev,
+                    &self.tol,
+                );
+            }
             self.stepper.prepare_dense(&self.y, &y_ev);
             self.dense_ready = true;
             if self.sections.is_some() {
                 self.record_sections(t, h_event, &y_ev, sink);
             }
+            let t_event = t + h_event;
             let finite = self.check_finite(t_event, &y_ev);
             self.y_event = y_ev;
             finite?;
@@ -457,6 +500,7 @@ impl Simulation {
             self.emit_pending(t_stop.min(t_event), sink);
             self.stepper.accept();
         }
+        let t_event = self.t.max(t + h_event);
         let y = self.y.clone();
         self.emit(t_event, &y, 1.0, sink);
         self.model.apply_event(index, t_event, &mut self.y)?;
@@ -475,6 +519,22 @@ impl Simulation {
         }
         self.model.events(self.t, &self.y, &mut self.g_prev);
         self.guard_zeno(t_event)
+    }
+
+    /// `dg_i/dh` at `ts + h` from the dense output of the step `[ts, ts + hs]` (still prepared
+    /// while the event is polished).
+    fn guard_slope(&mut self, index: usize, ts: f64, h: f64, hs: f64) -> f64 {
+        let dtheta = 1e-6;
+        let th = (h / hs).clamp(dtheta, 1.0 - dtheta);
+        let n = self.g_prev.len();
+        let (mut ga, mut gb) = (vec![0.0; n], vec![0.0; n]);
+        let mut buf = std::mem::take(&mut self.buf);
+        self.stepper.dense(th - dtheta, &mut buf);
+        self.model.events(ts + (th - dtheta) * hs, &buf, &mut ga);
+        self.stepper.dense(th + dtheta, &mut buf);
+        self.model.events(ts + (th + dtheta) * hs, &buf, &mut gb);
+        self.buf = buf;
+        (gb[index] - ga[index]) / (2.0 * dtheta * hs)
     }
 
     fn guard_zeno(&mut self, t_event: f64) -> Result<(), SimError> {

@@ -58,6 +58,12 @@ pub trait Model {
         f64::INFINITY
     }
 
+    /// The next time after `t` at which the right-hand side has a kink or jump in time (a grid
+    /// point of a sampled input); steps end exactly there so no step straddles it.
+    fn next_breakpoint_s(&self, _t: f64) -> f64 {
+        f64::INFINITY
+    }
+
     /// Sets the initial mode from the initial state; may adjust `y` (e.g. enforce stick).
     fn initialize(&mut self, _t: f64, _y: &mut [f64]) -> Result<(), SimError> {
         Ok(())

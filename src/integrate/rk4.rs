@@ -16,10 +16,14 @@ pub struct Rk4<const N: usize = 0> {
     f_end: Vec<f64>,
     /// Copy of `f` at the start of the last step, for dense output after `accept`.
     f_start: Vec<f64>,
+    /// Copy of `f` at the end of the prepared step (steps taken later leave it alone).
+    f_end_dense: Vec<f64>,
     f_start_valid: bool,
     y0: Vec<f64>,
     y1: Vec<f64>,
     h_last: f64,
+    /// Step size of the prepared dense output.
+    h_dense: f64,
     evals: u64,
 }
 
@@ -32,10 +36,12 @@ impl<const N: usize> Rk4<N> {
             tmp: vec![0.0; n],
             f_end: vec![0.0; n],
             f_start: vec![0.0; n],
+            f_end_dense: vec![0.0; n],
             f_start_valid: false,
             y0: vec![0.0; n],
             y1: vec![0.0; n],
             h_last: 0.0,
+            h_dense: 0.0,
             evals: 0,
         }
     }
@@ -101,6 +107,8 @@ impl<const N: usize> Stepper for Rk4<N> {
         self.y0.copy_from_slice(y);
         self.y1.copy_from_slice(y_new);
         self.f_start.copy_from_slice(&self.k[0]);
+        self.f_end_dense.copy_from_slice(&self.f_end);
+        self.h_dense = self.h_last;
     }
 
     fn dense(&self, theta: f64, out: &mut [f64]) {
@@ -111,12 +119,12 @@ impl<const N: usize> Stepper for Rk4<N> {
         let h10 = t3 - 2.0 * t2 + theta;
         let h01 = -2.0 * t3 + 3.0 * t2;
         let h11 = t3 - t2;
-        let h = self.h_last;
+        let h = self.h_dense;
         for i in 0..out.len() {
             out[i] = h00 * self.y0[i]
                 + h10 * h * self.f_start[i]
                 + h01 * self.y1[i]
-                + h11 * h * self.f_end[i];
+                + h11 * h * self.f_end_dense[i];
         }
     }
 

@@ -139,8 +139,11 @@ impl Rodas4 {
         }
     }
 
-    /// Evaluates `f0`, `∂f/∂t` and the Jacobian at the start point.
-    fn prepare_start(&mut self, model: &dyn Model, t: f64, y: &[f64]) {
+    /// Evaluates `f0`, `∂f/∂t` and the Jacobian at the start point. The difference increment
+    /// of component `j` is `√ε·max(|y_j|, s_j)` with `s_j = atol_j/rtol` its typical
+    /// magnitude, so states far from unity (bristle deflections of 1e-8 m) are probed at their
+    /// own scale.
+    fn prepare_start(&mut self, model: &dyn Model, t: f64, y: &[f64], tol: &Tolerance) {
         let n = self.n;
         let nd = n - model.n_quadratures();
         if nd != self.nd {
@@ -152,7 +155,8 @@ impl Rodas4 {
         self.stage_y.copy_from_slice(y);
         for j in 0..nd {
             let yj = y[j];
-            let delta = (f64::EPSILON * yj.abs().max(1e-5)).sqrt();
+            let scale = tol.atol[j] / tol.rtol;
+            let delta = f64::EPSILON.sqrt() * yj.abs().max(scale);
             self.stage_y[j] = yj + delta;
             model.rhs(t, &self.stage_y, &mut self.stage_f);
             self.stage_y[j] = yj;
@@ -228,7 +232,7 @@ impl Stepper for Rodas4 {
     ) -> f64 {
         let n = self.n;
         if !self.start_valid {
-            self.prepare_start(model, t, y);
+            self.prepare_start(model, t, y, tol);
         }
         if self.factored_for_h != h && !self.factor(h) {
             return f64::INFINITY;

@@ -256,10 +256,26 @@ impl Model for BeltBlock {
         if let Some(j) = &self.joint {
             h = h.min(j.duration_s / 8.0);
         }
-        if let Some(noise) = &self.noise {
-            h = h.min(noise.params.grid_step_s);
-        }
         h
+    }
+
+    fn next_breakpoint_s(&self, t: f64) -> f64 {
+        let mut next = f64::INFINITY;
+        if let Some(noise) = &self.noise {
+            // The load is interpolated linearly between noise grid points: kinks there.
+            let dt = noise.params.grid_step_s;
+            next = next.min(((t / dt).floor() + 1.0) * dt);
+        }
+        if let Some(j) = &self.joint {
+            // Start and end of each joint passage (jumps of the load's second derivative).
+            let k = (t / j.period_s).floor();
+            for cand in [k * j.period_s + j.duration_s, (k + 1.0) * j.period_s] {
+                if cand > t {
+                    next = next.min(cand);
+                }
+            }
+        }
+        next
     }
 
     fn initialize(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
