@@ -39,6 +39,8 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
             ui.separator();
         }
         ui.label(egui::RichText::new(r.method).weak());
+        let dt = ui.input(|i| i.stable_dt).max(1e-4);
+        ui.label(egui::RichText::new(format!("{:.0} fps", 1.0 / dt)).weak());
         ui.label(egui::RichText::new(format!("{} samples", app.history.len())).weak());
         if let Some(err) = &app.run.error {
             ui.separator();

@@ -380,13 +380,16 @@ impl Worker {
     }
 }
 
-/// Whether going from `old` to `new` needs a restart (law or system kind, noise, run settings
-/// or initial conditions changed); everything else applies to the running simulation.
+/// Whether going from `old` to `new` needs a restart (law or system kind, number of law states
+/// — e.g. Maxwell-slip elements —, noise, run settings or initial conditions changed);
+/// everything else applies to the running simulation.
 pub fn needs_restart(old: &Preset, new: &Preset) -> bool {
     let ic = |p: &Preset| match &p.system {
         SystemConfig::BeltBlock(b) => (b.initial_position_m, b.initial_slip_velocity_mps),
     };
+    use crate::laws::FrictionLaw;
     old.law.variant() != new.law.variant()
+        || old.law.build().n_states() != new.law.build().n_states()
         || old.system.variant() != new.system.variant()
         || old.noise != new.noise
         || old.run != new.run
