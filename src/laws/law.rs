@@ -65,6 +65,13 @@ pub trait FrictionLaw {
     /// characteristic curve, e.g. for the friction–velocity plot).
     fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64;
 
+    /// Whether the rates or force have a kink at `v_rel = 0` (terms in `|v|`) that the law does
+    /// not already handle with its own events. Systems then place a velocity-reversal event
+    /// there, so no integration step straddles the kink.
+    fn kinks_at_reversal(&self) -> bool {
+        false
+    }
+
     /// Whether the law makes the equations stiff (then an implicit integrator is the default).
     fn is_stiff(&self) -> bool {
         true

@@ -101,6 +101,10 @@ impl FrictionLaw for LuGre {
         -(p.sigma0_n_per_m * z + self.sigma1(v) * zdot + p.sigma2_ns_per_m * v)
     }
 
+    fn kinks_at_reversal(&self) -> bool {
+        true
+    }
+
     fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64) -> f64 {
         -(self.g(v_rel_mps) * sgn(v_rel_mps) + self.params.sigma2_ns_per_m * v_rel_mps)
     }

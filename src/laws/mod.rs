@@ -270,4 +270,7 @@ impl FrictionLaw for Law {
     fn is_stiff(&self) -> bool {
         dispatch!(self, l => l.is_stiff())
     }
+    fn kinks_at_reversal(&self) -> bool {
+        dispatch!(self, l => l.kinks_at_reversal())
+    }
 }

@@ -10,6 +10,7 @@
 //! `E_kin + E_spring = E₀ + W_b + W_f − W_c` checks every run.
 
 use super::joint::BeltJoint;
+use super::reversal::Reversal;
 use crate::integrate::{Column, Model, SimError};
 use crate::laws::{Contact, FrictionLaw, Law, LawSwitch, NormalLoadNoise};
 
@@ -77,6 +78,9 @@ pub struct BeltBlock {
     belt_speed_mps: f64,
     inv_mass: f64,
     n_law: usize,
+    n_law_events: usize,
+    /// Velocity-reversal event for laws with a kink at `v_rel = 0`.
+    reversal: Option<Reversal>,
     /// Mechanical energy at the start of the run [J].
     initial_energy_j: f64,
 }
@@ -92,6 +96,10 @@ impl BeltBlock {
             belt_speed_mps,
         );
         let n_law = law.n_states();
+        let n_law_events = law.n_events();
+        let reversal = law
+            .kinks_at_reversal()
+            .then(|| Reversal::new(params.initial_slip_velocity_mps));
         let inv_mass = 1.0 / params.mass_kg;
         Self {
             params,
@@ -101,6 +109,8 @@ impl BeltBlock {
             belt_speed_mps,
             inv_mass,
             n_law,
+            n_law_events,
+            reversal,
             initial_energy_j: 0.0,
         }
     }
@@ -283,6 +293,9 @@ impl Model for BeltBlock {
         let n = self.n_law;
         let switch = self.law.initialize(&c, &mut y[2..2 + n]);
         self.apply_switch(switch, y);
+        if let Some(r) = self.reversal.as_mut() {
+            r.reset(y[1] - self.belt_speed_mps);
+        }
         // E₀ such that the balance error is zero now; at t = 0 the work integrals are zero and
         // this is the initial energy, after a live parameter change it restarts the check.
         let q = 2 + n;
@@ -306,15 +319,25 @@ impl Model for BeltBlock {
     }
 
     fn n_events(&self) -> usize {
-        self.law.n_events()
+        self.n_law_events + usize::from(self.reversal.is_some())
     }
 
     fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
         let c = self.contact(t, y);
-        self.law.events(&c, self.law_states(y), g);
+        let ne = self.n_law_events;
+        self.law.events(&c, self.law_states(y), &mut g[..ne]);
+        if let Some(r) = &self.reversal {
+            g[ne] = r.guard(c.v_rel_mps);
+        }
     }
 
     fn apply_event(&mut self, index: usize, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+        if index == self.n_law_events {
+            if let Some(r) = self.reversal.as_mut() {
+                r.flip();
+            }
+            return Ok(());
+        }
         let c = self.contact(t, y);
         let n = self.n_law;
         let switch = self.law.apply_event(index, &c, &mut y[2..2 + n]);

@@ -9,6 +9,7 @@
 
 pub mod belt_block;
 pub mod joint;
+pub mod reversal;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,103 +1,34 @@
-//! Rodas4: a stiffly accurate, L-stable Rosenbrock method of order 4(3) with six stages
-//! (Hairer & Wanner, *Solving ODE II*, §IV.7, code RODAS; coefficients of RODAS4).
+//! Stiffly accurate, L-stable Rosenbrock methods of the Rodas family (Hairer & Wanner,
+//! *Solving ODE II*, §IV.7, code RODAS): Rodas4, order 4(3) with six stages, and Rodas5
+//! (Di Marzo 1993), order 5(4) with eight stages. Coefficients in `rosenbrock_tableaus.rs`.
 //!
-//! Each step solves six linear systems with the same matrix `(I/(hγ) − J)`:
+//! Each step solves `s` linear systems with the same matrix `(I/(hγ) − J)`:
 //! ```text
 //! (I/(hγ) − J)·u_i = f(t + c_i h, y + Σ_{j<i} a_ij u_j) + Σ_{j<i} (C_ij/h)·u_j + h·d_i·∂f/∂t
-//! y_new = y + Σ_{j<6} a_6j u_j + u_6,          error estimate = u_6
+//! y_new = y + Σ_{j<s} a_sj u_j + u_s,          error estimate = u_s
 //! ```
 //! `J = ∂f/∂y` comes from forward differences over the non-quadrature components (one right-hand
 //! side per column) and is reused across rejected steps from the same point. Dense output is the
-//! method's own 3rd-order interpolant `y(θ) = (1−θ)y₀ + θ(y₁ + (1−θ)(k₁ + θk₂))`.
+//! method's own interpolant `y(θ) = (1−θ)y₀ + θ(y₁ + (1−θ)(k₁ + θ(k₂ + θk₃)))`, `k_r = Σ_j H_rj u_j`
+//! (k₃ = 0 for Rodas4).
 
 use super::linalg::DenseLu;
+use super::rosenbrock_tableaus::Tableau;
 use super::stepper::Stepper;
 use super::{Model, Tolerance};
 
-const STAGES: usize = 6;
-const GAMMA: f64 = 0.25;
-const A: [[f64; 5]; 6] = [
-    [0.0, 0.0, 0.0, 0.0, 0.0],
-    [1.544, 0.0, 0.0, 0.0, 0.0],
-    [0.9466785280815826, 0.2557011698983284, 0.0, 0.0, 0.0],
-    [
-        3.314825187068521,
-        2.896124015972201,
-        0.9986419139977817,
-        0.0,
-        0.0,
-    ],
-    [
-        1.221224509226641,
-        6.019134481288629,
-        12.53708332932087,
-        -0.687886036105895,
-        0.0,
-    ],
-    [
-        1.221224509226641,
-        6.019134481288629,
-        12.53708332932087,
-        -0.687886036105895,
-        1.0,
-    ],
-];
-const C: [[f64; 5]; 6] = [
-    [0.0, 0.0, 0.0, 0.0, 0.0],
-    [-5.6688, 0.0, 0.0, 0.0, 0.0],
-    [-2.430093356833875, -0.2063599157091915, 0.0, 0.0, 0.0],
-    [
-        -0.1073529058151375,
-        -9.594562251023355,
-        -20.47028614809616,
-        0.0,
-        0.0,
-    ],
-    [
-        7.496443313967647,
-        -10.24680431464352,
-        -33.99990352819905,
-        11.7089089320616,
-        0.0,
-    ],
-    [
-        8.083246795921522,
-        -7.981132988064893,
-        -31.52159432874371,
-        16.31930543123136,
-        -6.058818238834054,
-    ],
-];
-const CT: [f64; 6] = [0.0, 0.386, 0.21, 0.63, 1.0, 1.0];
-const D: [f64; 6] = [0.25, -0.1043, 0.1035, -0.0362, 0.0, 0.0];
-const H: [[f64; 5]; 2] = [
-    [
-        10.12623508344586,
-        -7.487995877610167,
-        -34.80091861555747,
-        -7.992771707568823,
-        1.025137723295662,
-    ],
-    [
-        -0.6762803392801253,
-        6.087714651680015,
-        16.43084320892478,
-        24.76722511418386,
-        -6.594389125716872,
-    ],
-];
-
-/// Rodas4 stepper with finite-difference Jacobian.
+/// Rodas-type Rosenbrock stepper with finite-difference Jacobian.
 ///
 /// Quadrature components (work integrals) feed nothing back: their Jacobian columns are zero, so
 /// only the `n_d × n_d` block of the dynamic components is factored and the quadrature stage
 /// increments follow explicitly, `u_q = hγ·(r_q + J_qd·u_d)`.
 #[derive(Clone, Debug)]
-pub struct Rodas4 {
+pub struct Rosenbrock {
+    tab: &'static Tableau,
     n: usize,
     /// Number of dynamic (non-quadrature) components, set at the first step.
     nd: usize,
-    u: [Vec<f64>; STAGES],
+    u: Vec<Vec<f64>>,
     f0: Vec<f64>,
     ft: Vec<f64>,
     stage_y: Vec<f64>,
@@ -112,17 +43,18 @@ pub struct Rodas4 {
     factored_for_h: f64,
     y0: Vec<f64>,
     y1: Vec<f64>,
-    k_dense: [Vec<f64>; 2],
+    k_dense: [Vec<f64>; 3],
     evals: u64,
 }
 
-impl Rodas4 {
-    /// Workspace for a system of dimension `n`.
-    pub fn new(n: usize) -> Self {
+impl Rosenbrock {
+    /// Workspace for a system of dimension `n` with the given method.
+    pub fn new(tab: &'static Tableau, n: usize) -> Self {
         Self {
+            tab,
             n,
             nd: n,
-            u: std::array::from_fn(|_| vec![0.0; n]),
+            u: (0..tab.stages).map(|_| vec![0.0; n]).collect(),
             f0: vec![0.0; n],
             ft: vec![0.0; n],
             stage_y: vec![0.0; n],
@@ -182,7 +114,7 @@ impl Rodas4 {
     /// Factors `I/(hγ) − J_dd`; returns `false` if singular.
     fn factor(&mut self, h: f64) -> bool {
         let nd = self.nd;
-        let diag = 1.0 / (h * GAMMA);
+        let diag = 1.0 / (h * self.tab.gamma);
         let m = self.lu.matrix_mut();
         for i in 0..nd {
             let row = &self.jac[i * nd..(i + 1) * nd];
@@ -203,7 +135,7 @@ impl Rodas4 {
         let u = &mut self.u[s];
         u.copy_from_slice(&self.rhs);
         self.lu.solve(&mut u[..nd]);
-        let hg = h * GAMMA;
+        let hg = h * self.tab.gamma;
         for i in nd..n {
             let row = &self.jac[i * nd..(i + 1) * nd];
             let coupling: f64 = row.iter().zip(&u[..nd]).map(|(a, b)| a * b).sum();
@@ -212,13 +144,13 @@ impl Rodas4 {
     }
 }
 
-impl Stepper for Rodas4 {
+impl Stepper for Rosenbrock {
     fn name(&self) -> &'static str {
-        "Rodas4"
+        self.tab.name
     }
 
     fn order(&self) -> usize {
-        4
+        self.tab.order
     }
 
     fn step(
@@ -237,10 +169,12 @@ impl Stepper for Rodas4 {
         if self.factored_for_h != h && !self.factor(h) {
             return f64::INFINITY;
         }
-        for s in 0..STAGES {
+        let tab = self.tab;
+        let stages = tab.stages;
+        for s in 0..stages {
             // Stage argument y + Σ a_sj u_j.
             self.stage_y.copy_from_slice(y);
-            for (j, &a) in A[s][..s].iter().enumerate() {
+            for (j, &a) in tab.a[s][..s].iter().enumerate() {
                 if a != 0.0 {
                     for (sy, uj) in self.stage_y.iter_mut().zip(&self.u[j]) {
                         *sy += a * uj;
@@ -250,15 +184,15 @@ impl Stepper for Rodas4 {
             if s == 0 {
                 self.stage_f.copy_from_slice(&self.f0);
             } else {
-                model.rhs(t + CT[s] * h, &self.stage_y, &mut self.stage_f);
+                model.rhs(t + tab.c[s] * h, &self.stage_y, &mut self.stage_f);
                 self.evals += 1;
             }
             // r = f + h·d_s·f_t + Σ (C_sj/h)·u_j
-            let hd = h * D[s];
+            let hd = h * tab.d[s];
             for i in 0..n {
                 self.rhs[i] = self.stage_f[i] + hd * self.ft[i];
             }
-            for (j, &c) in C[s][..s].iter().enumerate() {
+            for (j, &c) in tab.gamma_c[s][..s].iter().enumerate() {
                 let c = c / h;
                 for (r, uj) in self.rhs.iter_mut().zip(&self.u[j]) {
                     *r += c * uj;
@@ -267,25 +201,28 @@ impl Stepper for Rodas4 {
             self.solve_stage(s, h);
         }
         for i in 0..n {
-            y_new[i] = self.stage_y[i] + self.u[STAGES - 1][i];
+            y_new[i] = self.stage_y[i] + self.u[stages - 1][i];
         }
         if y_new.iter().any(|v| !v.is_finite()) {
             return f64::INFINITY;
         }
-        tol.error_norm(&self.u[STAGES - 1], y, y_new)
+        tol.error_norm(&self.u[stages - 1], y, y_new)
     }
 
     fn dense(&self, theta: f64, out: &mut [f64]) {
         let th1 = 1.0 - theta;
-        let [k1, k2] = &self.k_dense;
+        let [k1, k2, k3] = &self.k_dense;
         for i in 0..out.len() {
-            out[i] = th1 * self.y0[i] + theta * (self.y1[i] + th1 * (k1[i] + theta * k2[i]));
+            out[i] = th1 * self.y0[i]
+                + theta * (self.y1[i] + th1 * (k1[i] + theta * (k2[i] + theta * k3[i])));
         }
     }
 
     fn prepare_dense(&mut self, y: &[f64], y_new: &[f64]) {
-        for (row, k) in H.iter().zip(self.k_dense.iter_mut()) {
+        for k in &mut self.k_dense {
             k.iter_mut().for_each(|v| *v = 0.0);
+        }
+        for (row, k) in self.tab.h.iter().zip(self.k_dense.iter_mut()) {
             for (j, &hj) in row.iter().enumerate() {
                 for (kv, uj) in k.iter_mut().zip(&self.u[j]) {
                     *kv += hj * uj;
@@ -306,5 +243,76 @@ impl Stepper for Rodas4 {
 
     fn rhs_evals(&self) -> u64 {
         self.evals
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::integrate::rosenbrock_tableaus::{RODAS4, RODAS5};
+    use crate::integrate::{Column, Model};
+
+    /// y' = cos(t)·y, y(0) = 1: y = exp(sin t) (non-autonomous, smooth).
+    struct Growth;
+
+    impl Model for Growth {
+        fn dim(&self) -> usize {
+            1
+        }
+        fn state_names(&self) -> Vec<String> {
+            vec!["y".into()]
+        }
+        fn state_scales(&self, s: &mut [f64]) {
+            s[0] = 1.0;
+        }
+        fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+            dy[0] = t.cos() * y[0];
+        }
+        fn columns(&self) -> Vec<Column> {
+            vec![]
+        }
+        fn observe(&self, _t: f64, _y: &[f64], _row: &mut [f64]) {}
+    }
+
+    /// One step of size h from t = 0.3; largest error of the step end and of the dense output.
+    fn errors(tab: &'static Tableau, h: f64) -> (f64, f64) {
+        let mut st = Rosenbrock::new(tab, 1);
+        let tol = Tolerance::from_scales(1e-6, &[1.0], 1);
+        let t0: f64 = 0.3;
+        let y0 = [t0.sin().exp()];
+        let mut y1 = [0.0];
+        st.step(&Growth, t0, &y0, h, &mut y1, &tol);
+        st.prepare_dense(&y0, &y1);
+        let end = (y1[0] - (t0 + h).sin().exp()).abs();
+        let mut dense = 0.0f64;
+        let mut out = [0.0];
+        for k in 1..10 {
+            let th = k as f64 / 10.0;
+            st.dense(th, &mut out);
+            dense = dense.max((out[0] - (t0 + th * h).sin().exp()).abs());
+        }
+        (end, dense)
+    }
+
+    #[test]
+    fn step_and_dense_output_have_their_orders() {
+        // Local error of a method of order p scales as h^(p+1); dense output of order p_d as
+        // h^(p_d+1). Halving h divides them by 2^(p+1) and 2^(p_d+1).
+        for (tab, p, pd) in [(&RODAS4, 4, 3), (&RODAS5, 5, 4)] {
+            let (e1, d1) = errors(tab, 0.2);
+            let (e2, d2) = errors(tab, 0.1);
+            let step_ratio = (e1 / e2).log2();
+            let dense_ratio = (d1 / d2).log2();
+            assert!(
+                step_ratio > p as f64 + 0.5,
+                "{}: step order {step_ratio}",
+                tab.name
+            );
+            assert!(
+                dense_ratio > pd as f64 + 0.5,
+                "{}: dense order {dense_ratio}",
+                tab.name
+            );
+        }
     }
 }
