@@ -2,6 +2,7 @@
 //! printing only; the work is done by the core.
 
 mod args;
+mod bench;
 mod check;
 mod csv;
 mod laws;
@@ -23,6 +24,7 @@ USAGE:
     tribolab check PRESET.ron...   validate presets and print every problem
     tribolab laws                  list the friction laws with parameter keys, units, ranges
     tribolab presets               list the built-in presets
+    tribolab bench [--quick]       time the peer-benchmark workloads (JSON lines with checksums)
     tribolab help | --help         this text
     tribolab --version             version
 
@@ -44,6 +46,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         "check" => check::check(rest),
         "laws" => laws::print_laws(),
         "presets" => laws::print_presets(),
+        "bench" => bench::bench(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())

@@ -72,6 +72,13 @@ pub trait Model {
     /// Right-hand side `dy = f(t, y)` in the current mode.
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]);
 
+    /// Analytic Jacobian `∂f/∂y` restricted to the non-quadrature columns, row-major
+    /// `dim × (dim − n_quadratures)`; `false` (the default) lets the integrator difference
+    /// numerically.
+    fn jacobian(&self, _t: f64, _y: &[f64], _jac: &mut [f64]) -> bool {
+        false
+    }
+
     /// Number of event functions.
     fn n_events(&self) -> usize {
         0

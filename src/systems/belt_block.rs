@@ -12,7 +12,7 @@
 use super::joint::BeltJoint;
 use super::reversal::Reversal;
 use crate::integrate::{Column, Model, SimError};
-use crate::laws::{Contact, FrictionLaw, Law, LawSwitch, NormalLoadNoise};
+use crate::laws::{Contact, FrictionLaw, Law, LawJacobian, LawSwitch, NormalLoadNoise};
 
 /// Equation of motion shown in the GUI.
 pub const EQUATION: &str = "m·ẍ + c·ẋ + k·x = F_f(ẋ − v_b, N(t)),  v_b = 2π·R_w·n/60";
@@ -316,6 +316,64 @@ impl Model for BeltBlock {
         dy[q] = f * c.v_rel_mps;
         dy[q + 1] = f * self.belt_speed_mps;
         dy[q + 2] = p.damping_ns_per_m * v * v;
+    }
+
+    /// Rows `x, v, law states, W_f, W_b, W_c`; columns `x, v, law states`. With
+    /// `F_hold = k·x + c·ẋ`: `∂ẍ/∂x = (∂F/∂F_hold − 1)·k/m`, `∂ẍ/∂ẋ = (∂F/∂v + (∂F/∂F_hold − 1)·c)/m`.
+    fn jacobian(&self, t: f64, y: &[f64], jac: &mut [f64]) -> bool {
+        const MAX_LAW: usize = 8;
+        let n = self.n_law;
+        if n > MAX_LAW {
+            return false;
+        }
+        let (mut df_ds, mut dds_dv, mut dds_ds) =
+            ([0.0; MAX_LAW], [0.0; MAX_LAW], [0.0; MAX_LAW * MAX_LAW]);
+        let mut lj = LawJacobian {
+            df_dv: 0.0,
+            df_dhold: 0.0,
+            df_ds: &mut df_ds[..n],
+            dds_dv: &mut dds_dv[..n],
+            dds_ds: &mut dds_ds[..n * n],
+        };
+        let c = self.contact(t, y);
+        if !self.law.jacobian(&c, self.law_states(y), &mut lj) {
+            return false;
+        }
+        let p = &self.params;
+        let (k, cd, m_inv) = (p.stiffness_n_per_m, p.damping_ns_per_m, self.inv_mass);
+        let nd = 2 + n;
+        jac.iter_mut().for_each(|v| *v = 0.0);
+        // ∂F/∂x and ∂F/∂ẋ through F_hold and v_rel.
+        let df_dx = lj.df_dhold * k;
+        let df_dxd = lj.df_dv + lj.df_dhold * cd;
+        jac[1] = 1.0;
+        jac[nd] = (df_dx - k) * m_inv;
+        jac[nd + 1] = (df_dxd - cd) * m_inv;
+        for jj in 0..n {
+            jac[nd + 2 + jj] = lj.df_ds[jj] * m_inv;
+        }
+        for i in 0..n {
+            let row = (2 + i) * nd;
+            jac[row + 1] = lj.dds_dv[i];
+            for jj in 0..n {
+                jac[row + 2 + jj] = lj.dds_ds[i * n + jj];
+            }
+        }
+        // Work integrals: Ẇ_f = F·v_rel, Ẇ_b = F·v_b, Ẇ_c = c·ẋ².
+        let f = self.friction_force_n(t, y);
+        let v_rel = c.v_rel_mps;
+        let vb = self.belt_speed_mps;
+        let q = nd * nd;
+        jac[q] = df_dx * v_rel;
+        jac[q + 1] = df_dxd * v_rel + f;
+        jac[q + nd] = df_dx * vb;
+        jac[q + nd + 1] = df_dxd * vb;
+        for jj in 0..n {
+            jac[q + 2 + jj] = lj.df_ds[jj] * v_rel;
+            jac[q + nd + 2 + jj] = lj.df_ds[jj] * vb;
+        }
+        jac[q + 2 * nd + 1] = 2.0 * cd * y[1];
+        true
     }
 
     fn n_events(&self) -> usize {
