@@ -1,5 +1,11 @@
 //! Signal analysis on simulated or measured series (MODELS §4).
 
+pub mod embedding;
+pub mod error;
+pub mod neighbours;
 pub mod spectrum;
 
+pub use embedding::{Embedding, Norm};
+pub use error::SeriesError;
+pub use neighbours::{Neighbour, NeighbourIndex};
 pub use spectrum::{Peak, Spectrum, Window, amplitude_spectrum};
