@@ -2,6 +2,7 @@
 
 pub mod embedding;
 pub mod error;
+pub mod mutual_information;
 pub mod neighbours;
 pub mod spectrum;
 
