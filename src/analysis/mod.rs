@@ -1,7 +1,10 @@
 //! Signal analysis on simulated or measured series (MODELS §4).
 
+pub mod cao;
+pub mod divergence;
 pub mod embedding;
 pub mod error;
+pub mod linefit;
 pub mod mutual_information;
 pub mod neighbours;
 pub mod spectrum;

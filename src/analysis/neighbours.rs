@@ -140,7 +140,8 @@ impl NeighbourIndex {
     }
 
     /// Nearest indexed vector to `q` with distance `> min_dist` among those for which
-    /// `accept(index)` holds (e.g. the Theiler window `|index − i| > w`).
+    /// `accept(index)` holds (e.g. the Theiler window `|index − i| > w`). `min_dist = 0` skips
+    /// exact duplicates (a zero distance cannot be a denominator); a negative value admits them.
     pub fn nearest(
         &self,
         q: &[f64],
@@ -148,7 +149,7 @@ impl NeighbourIndex {
         accept: impl Fn(usize) -> bool,
     ) -> Option<Neighbour> {
         let mut best = (f64::INFINITY, usize::MAX);
-        let floor = if min_dist > 0.0 {
+        let floor = if min_dist >= 0.0 {
             self.reduce(min_dist)
         } else {
             -1.0
