@@ -8,6 +8,7 @@ pub mod linefit;
 pub mod mutual_information;
 pub mod neighbours;
 pub mod spectrum;
+pub mod wolf;
 
 pub use embedding::{Embedding, Norm};
 pub use error::SeriesError;
