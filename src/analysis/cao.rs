@@ -68,7 +68,8 @@ fn e_and_e_star(series: &[f64], d: usize, o: &CaoOptions) -> Result<(f64, f64), 
         let Some(nb) = nearest_outside_window(&emb, &index, i, o.theiler, 0.0) else {
             continue;
         };
-        let extra = (series[emb.anchor(i) - d * tau] - series[emb.anchor(nb.index) - d * tau]).abs();
+        let extra =
+            (series[emb.anchor(i) - d * tau] - series[emb.anchor(nb.index) - d * tau]).abs();
         sum_a += nb.dist.max(extra) / nb.dist;
         sum_star += extra;
         count += 1;

@@ -90,7 +90,11 @@ impl Sums {
             return None;
         }
         let slope = sxy / sxx;
-        let r2 = if syy > 0.0 { sxy * sxy / (sxx * syy) } else { 0.0 };
+        let r2 = if syy > 0.0 {
+            sxy * sxy / (sxx * syy)
+        } else {
+            0.0
+        };
         Some((slope, (sy - slope * sx) / n, r2))
     }
 }
@@ -191,6 +195,9 @@ mod tests {
         let y: Vec<f64> = (0..200)
             .map(|k| if k == 0 { 0.0 } else { 3.0 + 0.01 * g.normal() })
             .collect();
-        assert_eq!(find_straight_region(&y, 1.0, &StraightCriteria::default()), None);
+        assert_eq!(
+            find_straight_region(&y, 1.0, &StraightCriteria::default()),
+            None
+        );
     }
 }
