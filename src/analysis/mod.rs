@@ -5,8 +5,11 @@ pub mod divergence;
 pub mod embedding;
 pub mod error;
 pub mod linefit;
+pub mod measured;
+pub mod measured_error;
 pub mod mutual_information;
 pub mod neighbours;
+pub mod resample;
 pub mod spectrum;
 pub mod wolf;
 
