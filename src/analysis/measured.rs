@@ -53,7 +53,8 @@ pub struct MeasuredSeries {
     pub name: String,
     /// Time of the first sample [s].
     pub t0_s: f64,
-    /// Sampling interval t_s [s] (the median step).
+    /// Sampling interval t_s [s]: the mean step `(t_end − t_0)/(N − 1)` of a uniform record
+    /// (less affected by printed digits than any single step), the median step when resampled.
     pub dt_s: f64,
     /// Samples.
     pub values: Vec<f64>,
@@ -92,6 +93,82 @@ fn is_time_name(name: &str) -> bool {
     matches!(base.as_str(), "t" | "time" | "t_s" | "time_s")
 }
 
+/// Numbered lines that are neither blank nor `#` comments (BOM removed).
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+}
+
+/// Separator and `(column, name)` cells of the header line, checked for ≥ 2 distinct names.
+fn parse_header<'t>(
+    header: &'t str,
+    line: usize,
+    file: &str,
+) -> Result<(char, Vec<(usize, &'t str)>), MeasuredError> {
+    let sep = [',', ';', '\t']
+        .into_iter()
+        .find(|c| header.contains(*c))
+        .unwrap_or(',');
+    let names = split_cells(header, sep);
+    let at = |col| Place {
+        file: file.to_string(),
+        line,
+        col,
+    };
+    if names.len() < 2 {
+        return Err(MeasuredError::TooFewColumns {
+            at: at(1),
+            found: names.len(),
+        });
+    }
+    for (k, (col, name)) in names.iter().enumerate() {
+        if name.is_empty() || names[..k].iter().any(|(_, n)| n == name) {
+            return Err(MeasuredError::BadName {
+                at: at(*col),
+                name: name.to_string(),
+            });
+        }
+    }
+    Ok((sep, names))
+}
+
+/// The header's column names and the index of the time column (`time`, else as the module
+/// doc says), without reading the rows.
+pub fn column_names(
+    text: &str,
+    file: &str,
+    time: Option<&str>,
+) -> Result<(Vec<String>, usize), MeasuredError> {
+    let (line, header) = content_lines(text).next().ok_or(MeasuredError::NoHeader {
+        file: file.to_string(),
+    })?;
+    let (_, cells) = parse_header(header, line, file)?;
+    let names: Vec<String> = cells.iter().map(|(_, n)| n.to_string()).collect();
+    let time_idx = match time {
+        Some(t) => names
+            .iter()
+            .position(|n| n == t)
+            .ok_or_else(|| no_such_column(file, t, &names))?,
+        None => names.iter().position(|n| is_time_name(n)).unwrap_or(0),
+    };
+    Ok((names, time_idx))
+}
+
+fn no_such_column(file: &str, name: &str, names: &[String]) -> MeasuredError {
+    MeasuredError::NoSuchColumn {
+        file: file.to_string(),
+        name: name.to_string(),
+        available: names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
 /// Parses CSV `text` (named `file` in messages); see the module doc for the format.
 pub fn parse_csv(
     text: &str,
@@ -99,57 +176,17 @@ pub fn parse_csv(
     sel: CsvSelection,
 ) -> Result<MeasuredTable, MeasuredError> {
     let file = file.to_string();
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l))
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    let mut lines = content_lines(text);
     let (head_line, header) = lines
         .next()
         .ok_or(MeasuredError::NoHeader { file: file.clone() })?;
-    let sep = [',', ';', '\t']
-        .into_iter()
-        .find(|c| header.contains(*c))
-        .unwrap_or(',');
-    let names = split_cells(header, sep);
-    if names.len() < 2 {
-        let at = Place {
-            file,
-            line: head_line,
-            col: 1,
-        };
-        return Err(MeasuredError::TooFewColumns {
-            at,
-            found: names.len(),
-        });
-    }
-    for (k, (col, name)) in names.iter().enumerate() {
-        if name.is_empty() || names[..k].iter().any(|(_, n)| n == name) {
-            let at = Place {
-                file,
-                line: head_line,
-                col: *col,
-            };
-            return Err(MeasuredError::BadName {
-                at,
-                name: name.to_string(),
-            });
-        }
-    }
+    let (sep, names) = parse_header(header, head_line, &file)?;
+    let owned: Vec<String> = names.iter().map(|(_, n)| n.to_string()).collect();
     let find = |name: &str| {
         names
             .iter()
             .position(|(_, n)| *n == name)
-            .ok_or_else(|| MeasuredError::NoSuchColumn {
-                file: file.clone(),
-                name: name.to_string(),
-                available: names
-                    .iter()
-                    .map(|(_, n)| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
+            .ok_or_else(|| no_such_column(&file, name, &owned))
     };
     let time_idx = match sel.time {
         Some(name) => find(name)?,
@@ -279,15 +316,9 @@ impl MeasuredTable {
             .columns
             .iter()
             .find(|(n, _)| n == name)
-            .ok_or_else(|| MeasuredError::NoSuchColumn {
-                file: self.file.clone(),
-                name: name.to_string(),
-                available: self
-                    .columns
-                    .iter()
-                    .map(|(n, _)| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+            .ok_or_else(|| {
+                let names: Vec<String> = self.columns.iter().map(|(n, _)| n.clone()).collect();
+                no_such_column(&self.file, name, &names)
             })?
             .1;
         let spacing = self.spacing(tolerance);
@@ -301,7 +332,12 @@ impl MeasuredTable {
         Ok(MeasuredSeries {
             name: name.to_string(),
             t0_s: self.time_s[0],
-            dt_s: spacing.median_s,
+            dt_s: if uniform {
+                (self.time_s[self.time_s.len() - 1] - self.time_s[0])
+                    / (self.time_s.len() - 1) as f64
+            } else {
+                spacing.median_s
+            },
             values: if uniform {
                 values.clone()
             } else {

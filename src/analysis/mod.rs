@@ -9,6 +9,8 @@ pub mod measured;
 pub mod measured_error;
 pub mod mutual_information;
 pub mod neighbours;
+pub mod pipeline;
+pub mod report;
 pub mod resample;
 pub mod spectrum;
 pub mod wolf;
