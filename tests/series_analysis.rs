@@ -228,3 +228,218 @@ fn white_noise_divergence_has_no_straight_region() {
         &c.values[..10]
     );
 }
+
+#[test]
+fn pipeline_on_lorenz_finds_delay_dimension_and_exponent() {
+    use tribolab::analysis::pipeline::{Choice, PipelineOptions, analyze_series};
+    let r = analyze_series("x", lorenz_x(), TS, &PipelineOptions::default()).unwrap();
+    eprintln!("{}", r.to_text());
+    assert!((14..=19).contains(&r.delay) && r.delay_choice.0 == Choice::Rule);
+    assert_eq!((r.dim, r.dim_choice), (3, Choice::Rule));
+    assert!(!r.cao.noise);
+    let fit = r.fit.unwrap();
+    assert!((0.8..=0.97).contains(&fit.slope), "{fit:?}");
+    let w = r.wolf.unwrap();
+    assert!((w.lambda_per_s - 0.906).abs() < 0.15 * 0.906, "{w:?}");
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    let json = r.to_json().to_pretty();
+    for key in [
+        "\"series\"",
+        "\"delay\"",
+        "\"cao\"",
+        "\"rosenstein\"",
+        "\"wolf\"",
+        "\"warnings\": []",
+    ] {
+        assert!(json.contains(key), "{key} missing");
+    }
+}
+
+#[test]
+fn pipeline_on_white_noise_warns() {
+    use tribolab::analysis::pipeline::{PipelineOptions, analyze_series};
+    let noise = white_noise(5000);
+    let o = PipelineOptions {
+        delay: Some(1),
+        max_dim: 6,
+        ..PipelineOptions::default()
+    };
+    let r = analyze_series("noise", &noise, 1e-3, &o).unwrap();
+    assert!(r.cao.noise);
+    assert!(r.fit.is_none());
+    let text = r.to_text();
+    assert!(
+        text.contains("looks like noise") && text.contains("no straight region"),
+        "{text}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The `tribolab analyze` command, run as a binary on temporary CSV files.
+
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("tribolab-analyze-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&p).unwrap();
+        Self(p)
+    }
+
+    fn file(&self, name: &str, text: &str) -> String {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+fn tribolab(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tribolab"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The number after `"key": ` in the JSON text, searched from the first occurrence of `section`.
+fn json_number(json: &str, section: &str, key: &str) -> f64 {
+    let from = json.find(&format!("\"{section}\"")).unwrap();
+    let tail = &json[from..];
+    let at = tail.find(&format!("\"{key}\": ")).unwrap() + key.len() + 4;
+    let end = tail[at..].find([',', '\n', '}']).unwrap();
+    tail[at..at + end].trim().parse().unwrap()
+}
+
+fn henon_csv(n: usize, dt: f64) -> String {
+    let mut text = String::from("time [s],x,comment\n");
+    for (k, x) in henon_x(n).iter().enumerate() {
+        text.push_str(&format!("{},{x},ok\n", k as f64 * dt));
+    }
+    text
+}
+
+#[test]
+fn cli_analyze_prints_json() {
+    let dir = TempDir::new("json");
+    let path = dir.file("henon.csv", &henon_csv(5000, 0.5));
+    let out = tribolab(&["analyze", &path, "--column", "x", "--delay", "1", "--json"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for key in [
+        "source",
+        "series",
+        "spectrum",
+        "peaks",
+        "delay",
+        "theiler",
+        "cao",
+        "e1",
+        "e2",
+        "embedding",
+        "rosenstein",
+        "fit",
+        "log_divergence",
+        "wolf",
+        "bits_per_s",
+        "warnings",
+    ] {
+        assert!(
+            stdout.contains(&format!("\"{key}\"")),
+            "no `{key}` in\n{stdout}"
+        );
+    }
+    assert!(stdout.contains("\"time_column\": \"time [s]\""));
+    assert_eq!(json_number(&stdout, "series", "samples"), 5000.0);
+    assert_eq!(json_number(&stdout, "series", "dt_s"), 0.5);
+    assert_eq!(json_number(&stdout, "cao", "dimension"), 2.0);
+    // λ₁ = 0.419 per iteration = 0.838 1/s at t_s = 0.5 s.
+    let ros = json_number(&stdout, "rosenstein", "lambda_per_s");
+    let wolf = json_number(&stdout, "wolf", "lambda_per_s");
+    assert!(
+        (ros - 0.838).abs() < 0.08 && (wolf - 0.838).abs() < 0.08,
+        "{ros} {wolf}"
+    );
+    assert!(json_number(&stdout, "fit", "end_s") > json_number(&stdout, "fit", "start_s"));
+}
+
+#[test]
+fn cli_analyze_text_and_resampling() {
+    let dir = TempDir::new("text");
+    // Drop one row: a 2Δ step makes the record non-uniform.
+    let text: String = henon_csv(3000, 0.01)
+        .lines()
+        .enumerate()
+        .filter(|(k, _)| *k != 100)
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    let path = dir.file("gap.csv", &text);
+    let refused = tribolab(&["analyze", &path, "--column", "x", "--delay", "1"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("not uniform") && err.contains("--resample"),
+        "{err}"
+    );
+    let ok = tribolab(&[
+        "analyze",
+        &path,
+        "--column",
+        "x",
+        "--delay",
+        "1",
+        "--resample",
+    ]);
+    let stdout = String::from_utf8_lossy(&ok.stdout);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(
+        stdout.contains("resampled linearly") && stdout.contains("largest exponent"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn cli_analyze_rejects_bad_input() {
+    let dir = TempDir::new("bad");
+    let ragged = dir.file("ragged.csv", "t,x\n0,1\n1,2,3\n");
+    let out = tribolab(&["analyze", &ragged, "--column", "x"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{ragged}:3:5: row has 3 cells")),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+
+    let bad_cell = dir.file("cell.csv", "t,x\n0,1\n1,x1\n");
+    let out = tribolab(&["analyze", &bad_cell, "--column", "x", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(":3:3: `x1` in column `x` is not a number")
+    );
+
+    let good = dir.file("good.csv", &henon_csv(1000, 1.0));
+    let out = tribolab(&["analyze", &good, "--column", "y"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no column named `y`"));
+    // Two data columns and no --column: a usage error naming them.
+    let out = tribolab(&["analyze", &good]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`x`, `comment`"));
+    let out = tribolab(&["analyze", &good, "--column", "comment"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = tribolab(&["analyze", &dir.0.join("missing.csv").display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+}
