@@ -2,6 +2,8 @@
 //! gives its typed error at the right `line:col`; non-uniform time steps are refused unless
 //! resampling is asked for.
 
+#![allow(clippy::unwrap_used)]
+
 use tribolab::analysis::measured::{
     CsvSelection, MeasuredError, Place, Resample, parse_csv, read_csv,
 };

@@ -6,6 +6,8 @@
 //! sampled every t_s = 0.01 s after a 20 s transient), Hénon a = 1.4, b = 0.3, white noise from
 //! the crate's SplitMix64.
 
+#![allow(clippy::unwrap_used)]
+
 use std::sync::OnceLock;
 
 use tribolab::analysis::cao::{CaoOptions, cao};

@@ -64,8 +64,11 @@ pub struct MeasuredSeries {
     pub spacing: Spacing,
 }
 
+/// Cells of a line with their 1-based character columns.
+type Cells<'t> = Vec<(usize, &'t str)>;
+
 /// A cell and its 1-based character column.
-fn split_cells(line: &str, sep: char) -> Vec<(usize, &str)> {
+fn split_cells(line: &str, sep: char) -> Cells<'_> {
     let mut cells = Vec::new();
     let mut start_byte = 0;
     for part in line.split(sep) {
@@ -107,7 +110,7 @@ fn parse_header<'t>(
     header: &'t str,
     line: usize,
     file: &str,
-) -> Result<(char, Vec<(usize, &'t str)>), MeasuredError> {
+) -> Result<(char, Cells<'t>), MeasuredError> {
     let sep = [',', ';', '\t']
         .into_iter()
         .find(|c| header.contains(*c))

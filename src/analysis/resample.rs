@@ -70,7 +70,7 @@ pub fn resample_linear(t: &[f64], v: &[f64], dt: f64) -> Vec<f64> {
     let (Some(&t0), Some(&t_end)) = (t.first(), t.last()) else {
         return Vec::new();
     };
-    if !(dt > 0.0) || t.len() != v.len() {
+    if dt.is_nan() || dt <= 0.0 || t.len() != v.len() {
         return Vec::new();
     }
     let count = ((t_end - t0) / dt * (1.0 + 1e-12)).floor() as usize + 1;
