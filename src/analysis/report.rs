@@ -15,6 +15,7 @@ impl SeriesReport {
                 ("start_s", Json::Num(f.start as f64 * self.dt_s)),
                 ("end_s", Json::Num(f.end as f64 * self.dt_s)),
                 ("r2", Json::Num(f.r2)),
+                ("choice", Json::Str(self.fit_choice.key().into())),
             ])
         });
         let wolf = self.wolf.map_or(Json::Null, |w| {
@@ -185,9 +186,13 @@ impl SeriesReport {
             Some(f) => {
                 let _ = writeln!(
                     s,
-                    "largest exponent (Rosenstein): λ₁ = {:.4} 1/s, straight region k = {}…{} \
+                    "largest exponent (Rosenstein): λ₁ = {:.4} 1/s, {} k = {}…{} \
                      ({}…{} s), r² = {:.4}",
                     f.slope,
+                    match self.fit_choice {
+                        Choice::Given => "fit over the given range",
+                        _ => "straight region",
+                    },
                     f.start,
                     f.end,
                     sig(f.start as f64 * ts),

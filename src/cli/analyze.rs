@@ -37,6 +37,8 @@ pub struct AnalyzeArgs {
     pub theiler: Option<usize>,
     /// AMI bins.
     pub bins: Option<usize>,
+    /// `--fit-range T0,T1` [s].
+    pub fit_range_s: Option<(f64, f64)>,
 }
 
 /// Parses the arguments after `analyze`.
@@ -74,6 +76,20 @@ pub fn parse_analyze(args: &[String]) -> Result<AnalyzeArgs, CliError> {
             "--dim" => out.dim = Some(count("--dim", 1)?),
             "--theiler" => out.theiler = Some(count("--theiler", 0)?),
             "--bins" => out.bins = Some(count("--bins", 2)?),
+            "--fit-range" => {
+                let v = value("--fit-range")?;
+                let range = v
+                    .split_once(',')
+                    .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+                    .filter(|&(a, b): &(f64, f64)| {
+                        a.is_finite() && b.is_finite() && 0.0 <= a && a < b
+                    });
+                out.fit_range_s = Some(range.ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "--fit-range expects T0,T1 in seconds with 0 ≤ T0 < T1, got `{v}`"
+                    ))
+                })?);
+            }
             f if f.starts_with('-') && f.len() > 1 => {
                 return Err(CliError::Usage(format!("unknown option `{f}`")));
             }
@@ -128,6 +144,7 @@ pub(super) fn analyze(args: &[String]) -> Result<(), CliError> {
         delay: a.delay,
         dim: a.dim,
         theiler: a.theiler,
+        fit_range_s: a.fit_range_s,
         ..PipelineOptions::default()
     };
     let mut report = analyze_series(&name, &series.values, series.dt_s, &opts)
@@ -227,6 +244,8 @@ mod tests {
             &["m.csv", "--delay", "0"],
             &["m.csv", "--column"],
             &["m.csv", "--bogus"],
+            &["m.csv", "--fit-range", "2,1"],
+            &["m.csv", "--fit-range", "1"],
             &["m.csv", "other.csv"],
         ] {
             assert!(

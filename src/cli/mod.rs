@@ -24,6 +24,7 @@ USAGE:
     tribolab check PRESET.ron...   validate presets and print every problem
     tribolab analyze FILE.csv [--column NAME] [--time COLUMN] [--json] [--max-samples N]
                      [--resample] [--delay N] [--dim D] [--theiler W] [--bins B]
+                     [--fit-range T0,T1]
                                    time-series analysis of one CSV column: spectrum peaks,
                                    AMI delay, Cao dimension, largest exponent (Rosenstein fit
                                    range, Wolf); text or JSON on stdout
