@@ -1,5 +1,21 @@
 //! Signal analysis on simulated or measured series (MODELS §4).
 
+pub mod cao;
+pub mod divergence;
+pub mod embedding;
+pub mod error;
+pub mod linefit;
+pub mod measured;
+pub mod measured_error;
+pub mod mutual_information;
+pub mod neighbours;
+pub mod pipeline;
+pub mod report;
+pub mod resample;
 pub mod spectrum;
+pub mod wolf;
 
+pub use embedding::{Embedding, Norm};
+pub use error::SeriesError;
+pub use neighbours::{Neighbour, NeighbourIndex};
 pub use spectrum::{Peak, Spectrum, Window, amplitude_spectrum};

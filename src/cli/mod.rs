@@ -1,6 +1,7 @@
-//! The command-line front end: `tribolab run | check | laws | presets`. Thin: parsing and
+//! The command-line front end: `tribolab run | check | analyze | laws | presets`. Thin: parsing and
 //! printing only; the work is done by the core.
 
+mod analyze;
 mod args;
 mod bench;
 mod check;
@@ -22,6 +23,12 @@ USAGE:
     tribolab run PRESET.ron [--duration SECONDS] [--set PATH=VALUE]... [--out FILE.csv]
                                    run headless; CSV on stdout unless --out is given
     tribolab check PRESET.ron...   validate presets and print every problem
+    tribolab analyze FILE.csv [--column NAME] [--time COLUMN] [--json] [--max-samples N]
+                     [--resample] [--delay N] [--dim D] [--theiler W] [--bins B]
+                     [--fit-range T0,T1]
+                                   time-series analysis of one CSV column: spectrum peaks,
+                                   AMI delay, Cao dimension, largest exponent (Rosenstein fit
+                                   range, Wolf); text or JSON on stdout
     tribolab laws                  list the friction laws with parameter keys, units, ranges
     tribolab presets               list the built-in presets
     tribolab bench [--quick]       time the peer-benchmark workloads (JSON lines with checksums)
@@ -44,6 +51,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
     let result = match cmd.as_str() {
         "run" => run::run(rest),
         "check" => check::check(rest),
+        "analyze" => analyze::analyze(rest),
         "laws" => laws::print_laws(),
         "presets" => laws::print_presets(),
         "bench" => bench::bench(rest),
