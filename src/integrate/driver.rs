@@ -68,6 +68,20 @@ pub struct DriverSettings {
     pub output_interval_s: f64,
 }
 
+/// Rosenbrock with the dimension fixed at compile time for small systems (unrolled loops).
+fn rosenbrock_for(
+    tab: &'static super::rosenbrock_tableaus::Tableau,
+    n: usize,
+) -> Box<dyn Stepper + Send> {
+    match n {
+        5 => Box::new(Rosenbrock::<5>::new(tab, n)),
+        6 => Box::new(Rosenbrock::<6>::new(tab, n)),
+        7 => Box::new(Rosenbrock::<7>::new(tab, n)),
+        8 => Box::new(Rosenbrock::<8>::new(tab, n)),
+        _ => Box::new(Rosenbrock::<0>::new(tab, n)),
+    }
+}
+
 /// RK4 with the dimension fixed at compile time for small systems (unrolled loops).
 fn rk4_for(n: usize, dt: f64) -> Box<dyn Stepper + Send> {
     match n {
@@ -198,8 +212,8 @@ impl Simulation {
             m => m,
         };
         let stepper: Box<dyn Stepper + Send> = match method {
-            Method::Rodas4 => Box::new(Rosenbrock::new(&RODAS4, n)),
-            Method::Rodas5 => Box::new(Rosenbrock::new(&RODAS5, n)),
+            Method::Rodas4 => rosenbrock_for(&RODAS4, n),
+            Method::Rodas5 => rosenbrock_for(&RODAS5, n),
             Method::Rk4 => rk4_for(n, settings.rk4_dt_s),
             _ => Box::new(Dopri5::new(n)),
         };
@@ -500,7 +514,7 @@ impl Simulation {
             // Newton on the landed solution; a correction is kept only if it shrinks the
             // guard's residual (guards may have kinks where the dense slope misleads).
             let mut best = (h_event, f64::INFINITY);
-            for _ in 0..3 {
+            for iteration in 0..3 {
                 self.stepper.step(
                     self.model.as_ref(),
                     t,
@@ -511,7 +525,11 @@ impl Simulation {
                 );
                 self.model.events(t + h_event, &y_ev, &mut g);
                 let residual = g[index].abs();
-                if residual >= best.1 {
+                // A correction counts only if it shrinks the residual and keeps the guard on the
+                // triggered side (a guard that jumps, e.g. a rate changing sign at a kink, must
+                // not be "polished" back across its jump).
+                let on_side = iteration == 0 || g[index] <= 0.0 || residual <= 1e-14;
+                if residual >= best.1 || !on_side {
                     break;
                 }
                 best = (h_event, residual);
@@ -519,7 +537,10 @@ impl Simulation {
                 if residual == 0.0 || !(slope.is_finite() && slope != 0.0) {
                     break;
                 }
-                let h_new = (h_event - g[index] / slope).clamp(0.5 * h_event, 1.5 * h_event);
+                // Interpolation errors shift roots by tiny amounts: cap the correction.
+                let max_shift = 1e-3 * h_event;
+                let shift = (-g[index] / slope).clamp(-max_shift, max_shift);
+                let h_new = h_event + shift;
                 if (h_new - h_event).abs() <= time_tol {
                     break;
                 }

@@ -23,12 +23,16 @@ use super::{Model, Tolerance};
 /// only the `n_d × n_d` block of the dynamic components is factored and the quadrature stage
 /// increments follow explicitly, `u_q = hγ·(r_q + J_qd·u_d)`.
 #[derive(Clone, Debug)]
-pub struct Rosenbrock {
+pub struct Rosenbrock<const N: usize = 0> {
     tab: &'static Tableau,
     n: usize,
     /// Number of dynamic (non-quadrature) components, set at the first step.
     nd: usize,
-    u: Vec<Vec<f64>>,
+    /// Stage increments, flat: `u[s·n + i]`.
+    u: Vec<f64>,
+    /// Explicit inverse of the factored `n_d × n_d` block (small systems solve by a
+    /// matrix–vector product instead of two triangular sweeps).
+    inv: Vec<f64>,
     f0: Vec<f64>,
     ft: Vec<f64>,
     stage_y: Vec<f64>,
@@ -47,14 +51,23 @@ pub struct Rosenbrock {
     evals: u64,
 }
 
-impl Rosenbrock {
-    /// Workspace for a system of dimension `n` with the given method.
+impl<const N: usize> Rosenbrock<N> {
+    /// State dimension: the compile-time `N` when given (loops unroll, no bounds checks), else
+    /// the run-time one.
+    #[inline(always)]
+    fn dim(&self) -> usize {
+        if N > 0 { N } else { self.n }
+    }
+
+    /// Workspace for a system of dimension `n` with the given method (`N` is 0 or `n`).
     pub fn new(tab: &'static Tableau, n: usize) -> Self {
+        debug_assert!(N == 0 || N == n);
         Self {
             tab,
             n,
             nd: n,
-            u: (0..tab.stages).map(|_| vec![0.0; n]).collect(),
+            u: vec![0.0; tab.stages * n],
+            inv: vec![0.0; n * n],
             f0: vec![0.0; n],
             ft: vec![0.0; n],
             stage_y: vec![0.0; n],
@@ -128,26 +141,41 @@ impl Rosenbrock {
             out[i] += diag;
         }
         self.factored_for_h = h;
-        self.lu.factor()
+        if !self.lu.factor() {
+            return false;
+        }
+        let mut col = vec![0.0; nd];
+        for k in 0..nd {
+            col.iter_mut().for_each(|v| *v = 0.0);
+            col[k] = 1.0;
+            self.lu.solve(&mut col);
+            for i in 0..nd {
+                self.inv[i * nd + k] = col[i];
+            }
+        }
+        true
     }
 
-    /// Solves `(I/(hγ) − J)·u = r` for one stage: LU on the dynamic block, explicit
-    /// quadratures.
+    /// Solves `(I/(hγ) − J)·u_s = r` for one stage: the inverse of the dynamic block, then the
+    /// quadratures explicitly.
     fn solve_stage(&mut self, s: usize, h: f64) {
-        let (n, nd) = (self.n, self.nd);
-        let u = &mut self.u[s];
-        u.copy_from_slice(&self.rhs);
-        self.lu.solve(&mut u[..nd]);
+        let (n, nd) = (self.dim(), self.nd);
+        let u = &mut self.u[s * n..(s + 1) * n];
+        let r = &self.rhs[..n];
+        for i in 0..nd {
+            let row = &self.inv[i * nd..(i + 1) * nd];
+            u[i] = row.iter().zip(&r[..nd]).map(|(a, b)| a * b).sum();
+        }
         let hg = h * self.tab.gamma;
         for i in nd..n {
             let row = &self.jac[i * nd..(i + 1) * nd];
             let coupling: f64 = row.iter().zip(&u[..nd]).map(|(a, b)| a * b).sum();
-            u[i] = hg * (self.rhs[i] + coupling);
+            u[i] = hg * (r[i] + coupling);
         }
     }
 }
 
-impl Stepper for Rosenbrock {
+impl<const N: usize> Stepper for Rosenbrock<N> {
     fn name(&self) -> &'static str {
         self.tab.name
     }
@@ -165,7 +193,7 @@ impl Stepper for Rosenbrock {
         y_new: &mut [f64],
         tol: &Tolerance,
     ) -> f64 {
-        let n = self.n;
+        let n = self.dim();
         if !self.start_valid {
             self.prepare_start(model, t, y, tol);
         }
@@ -174,42 +202,53 @@ impl Stepper for Rosenbrock {
         }
         let tab = self.tab;
         let stages = tab.stages;
+        let y = &y[..n];
+        let inv_h = 1.0 / h;
         for s in 0..stages {
-            // Stage argument y + Σ a_sj u_j.
-            self.stage_y.copy_from_slice(y);
-            for (j, &a) in tab.a[s][..s].iter().enumerate() {
-                if a != 0.0 {
-                    for (sy, uj) in self.stage_y.iter_mut().zip(&self.u[j]) {
-                        *sy += a * uj;
+            let (a, gc) = (tab.a[s], tab.gamma_c[s]);
+            let (done, _) = self.u.split_at(s * n);
+            if s == 0 {
+                self.stage_f[..n].copy_from_slice(&self.f0[..n]);
+            } else {
+                // Stage argument y + Σ a_sj u_j.
+                let sy = &mut self.stage_y[..n];
+                sy.copy_from_slice(y);
+                for (j, &aj) in a.iter().enumerate() {
+                    let uj = &done[j * n..(j + 1) * n];
+                    for i in 0..n {
+                        sy[i] += aj * uj[i];
                     }
                 }
-            }
-            if s == 0 {
-                self.stage_f.copy_from_slice(&self.f0);
-            } else {
                 model.rhs(t + tab.c[s] * h, &self.stage_y, &mut self.stage_f);
                 self.evals += 1;
             }
             // r = f + h·d_s·f_t + Σ (C_sj/h)·u_j
             let hd = h * tab.d[s];
+            let r = &mut self.rhs[..n];
+            let (f, ft) = (&self.stage_f[..n], &self.ft[..n]);
             for i in 0..n {
-                self.rhs[i] = self.stage_f[i] + hd * self.ft[i];
+                r[i] = f[i] + hd * ft[i];
             }
-            for (j, &c) in tab.gamma_c[s][..s].iter().enumerate() {
-                let c = c / h;
-                for (r, uj) in self.rhs.iter_mut().zip(&self.u[j]) {
-                    *r += c * uj;
+            for (j, &cj) in gc.iter().enumerate() {
+                let uj = &done[j * n..(j + 1) * n];
+                let c = cj * inv_h;
+                for i in 0..n {
+                    r[i] += c * uj[i];
                 }
             }
             self.solve_stage(s, h);
         }
+        // Stiffly accurate: y_new = y + Σ_{j<s} a_sj u_j + u_s (the last stage's argument
+        // plus its increment).
+        let last = &self.u[(stages - 1) * n..stages * n];
+        let (sy, y_new) = (&self.stage_y[..n], &mut y_new[..n]);
         for i in 0..n {
-            y_new[i] = self.stage_y[i] + self.u[stages - 1][i];
+            y_new[i] = sy[i] + last[i];
         }
         if y_new.iter().any(|v| !v.is_finite()) {
             return f64::INFINITY;
         }
-        tol.error_norm(&self.u[stages - 1], y, y_new)
+        tol.error_norm(last, y, y_new)
     }
 
     fn dense(&self, theta: f64, out: &mut [f64]) {
@@ -225,9 +264,10 @@ impl Stepper for Rosenbrock {
         for k in &mut self.k_dense {
             k.iter_mut().for_each(|v| *v = 0.0);
         }
+        let n = self.dim();
         for (row, k) in self.tab.h.iter().zip(self.k_dense.iter_mut()) {
             for (j, &hj) in row.iter().enumerate() {
-                for (kv, uj) in k.iter_mut().zip(&self.u[j]) {
+                for (kv, uj) in k.iter_mut().zip(&self.u[j * n..(j + 1) * n]) {
                     *kv += hj * uj;
                 }
             }
@@ -279,7 +319,7 @@ mod tests {
 
     /// One step of size h from t = 0.3; largest error of the step end and of the dense output.
     fn errors(tab: &'static Tableau, h: f64) -> (f64, f64) {
-        let mut st = Rosenbrock::new(tab, 1);
+        let mut st = Rosenbrock::<0>::new(tab, 1);
         let tol = Tolerance::from_scales(1e-6, &[1.0], 1);
         let t0: f64 = 0.3;
         let y0 = [t0.sin().exp()];
