@@ -16,7 +16,10 @@ pub mod pipeline;
 pub(crate) mod probe;
 pub mod report;
 pub mod resample;
+pub mod response;
+pub mod slip_events;
 pub mod spectrum;
+pub mod sweep;
 pub mod wolf;
 
 pub use dynamics::{Dynamics, PresetDynamics, SectionChoice};
@@ -25,3 +28,4 @@ pub use error::SeriesError;
 pub use floquet::{FloquetOptions, FloquetReport, floquet};
 pub use neighbours::{Neighbour, NeighbourIndex};
 pub use spectrum::{Peak, Spectrum, Window, amplitude_spectrum};
+pub use sweep::{SweepControl, SweepError, SweepResult, SweepSpec, sweep};
