@@ -100,11 +100,11 @@ impl SweepSpec {
         }
     }
 
-    /// Number of runs the sweep makes.
+    /// Number of runs the sweep makes (a single value runs once).
     pub fn total_runs(&self) -> usize {
         match self.start {
-            SweepStart::Continue => 2 * self.values.len(),
-            SweepStart::Fixed => self.values.len(),
+            SweepStart::Continue if self.values.len() > 1 => 2 * self.values.len(),
+            _ => self.values.len(),
         }
     }
 }
@@ -181,6 +181,9 @@ pub struct ValueRun {
     pub final_state: bool,
     /// Section returns dropped as transient.
     pub dropped: usize,
+    /// The run kept returning to the section but ended before the transient's count of
+    /// returns was reached: its `final_state` point is not an equilibrium (lengthen the run).
+    pub unsettled: bool,
     /// Captured signal after the transient (empty unless asked for).
     pub samples: Vec<f64>,
 }
@@ -366,6 +369,7 @@ pub fn sweep(
     };
     let n = spec.values.len();
     let runs = super::parallel::with_pool(spec.threads, || match spec.start {
+        SweepStart::Continue if n == 1 => run_branch(&shared, Branch::Up, &[0]),
         SweepStart::Continue => {
             let up: Vec<usize> = (0..n).collect();
             let down: Vec<usize> = (0..n).rev().collect();

@@ -202,6 +202,8 @@ fn run_value(
             row,
         });
     }
+    let unsettled = matches!(spec.transient, Transient::Returns(n)
+        if final_state && sink.dropped > 0 && sink.dropped < n);
     let run = ValueRun {
         branch,
         index,
@@ -210,6 +212,7 @@ fn run_value(
         points: sink.points,
         final_state,
         dropped: sink.dropped,
+        unsettled,
         samples: sink.samples,
     };
     Ok((run, (sim.state().to_vec(), sim.time_s())))

@@ -1,0 +1,236 @@
+//! `tribolab floquet`: the periodic orbit a preset settles on, its Floquet multipliers and the
+//! stability verdict, as text or JSON.
+
+use std::io::Write;
+
+use nalgebra::Complex;
+
+use super::opts::{Opts, json};
+use super::{CliError, stdout_result};
+use crate::analysis::dynamics::SectionChoice;
+use crate::analysis::floquet::{FloquetOptions, FloquetReport, JacobianMethod, Stability};
+use crate::analysis::{PresetDynamics, floquet};
+use crate::params::fmt_num;
+
+const VALUE_FLAGS: &[&str] = &["--set", "--transient", "--section", "--rtol", "--threads"];
+const SWITCHES: &[&str] = &["--json", "--variational"];
+
+pub(super) fn floquet_cmd(args: &[String]) -> Result<(), CliError> {
+    let o = Opts::parse("floquet", args, VALUE_FLAGS, SWITCHES)?;
+    let preset = o.preset()?;
+    let (model, _) = preset.system.build(&preset.law, None);
+    let section = match o.value("--section") {
+        Some(s) => SectionChoice::parse(s, &model.section_names()).map_err(CliError::Usage)?,
+        None => SectionChoice::Auto,
+    };
+    let rtol = match o.number("--rtol")? {
+        Some(r) if r > 0.0 && r < 1e-2 => r,
+        Some(r) => {
+            return Err(CliError::Usage(format!(
+                "--rtol must be in (0, 0.01), got {r}"
+            )));
+        }
+        None => preset.run.rtol.min(1e-10),
+    };
+    let transient_s = match o.number("--transient")? {
+        Some(t) if t > 0.0 => t,
+        Some(t) => {
+            return Err(CliError::Usage(format!(
+                "--transient must be positive, got {t}"
+            )));
+        }
+        None => preset.run.duration_s.max(1.0),
+    };
+    let options = FloquetOptions {
+        transient_s,
+        section,
+        jacobian: if o.switch("--variational") {
+            JacobianMethod::Variational
+        } else {
+            JacobianMethod::FlowMap
+        },
+        threads: o.count("--threads")?,
+        ..FloquetOptions::default()
+    };
+    let dynamics = PresetDynamics {
+        preset,
+        rtol: Some(rtol),
+    };
+    let report =
+        floquet(&dynamics, &options).map_err(|e| CliError::Failed(format!("{}: {e}", o.preset)))?;
+    let text = if o.switch("--json") {
+        to_json(&o.preset, rtol, &report)
+    } else {
+        to_text(&o.preset, rtol, &report)
+    };
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    stdout_result(lock.write_all(text.as_bytes()).and_then(|_| lock.flush()))
+}
+
+/// Ten significant digits, compact.
+fn sig(v: f64) -> String {
+    let rounded: f64 = format!("{v:.9e}").parse().unwrap_or(v);
+    fmt_num(rounded)
+}
+
+fn complex(m: Complex<f64>) -> String {
+    if m.im == 0.0 {
+        sig(m.re)
+    } else {
+        let sign = if m.im < 0.0 { '−' } else { '+' };
+        format!("{} {sign} {}i", sig(m.re), sig(m.im.abs()))
+    }
+}
+
+fn method_name(m: JacobianMethod) -> &'static str {
+    match m {
+        JacobianMethod::FlowMap => "central differences of the flow map",
+        JacobianMethod::Variational => "variational equations",
+    }
+}
+
+fn to_text(source: &str, rtol: f64, r: &FloquetReport) -> String {
+    let mut s = String::new();
+    let kind = if r.forced { "forced" } else { "autonomous" };
+    s.push_str(&format!("{source}: {kind} periodic orbit\n"));
+    s.push_str(&format!(
+        "  section          {} ({} return{} per period)\n",
+        r.section,
+        r.returns,
+        if r.returns == 1 { "" } else { "s" }
+    ));
+    s.push_str(&format!("  period           {} s\n", sig(r.period_s)));
+    let fixed: Vec<String> = r
+        .state_names
+        .iter()
+        .zip(&r.fixed_point)
+        .map(|(n, v)| format!("{n} = {}", sig(*v)))
+        .collect();
+    s.push_str(&format!("  fixed point      {}\n", fixed.join(", ")));
+    s.push_str(&format!(
+        "  switches/period  {}{}\n",
+        r.switches_per_period,
+        if r.switches_per_period > 0 {
+            " (non-smooth orbit: saltation included in the flow map)"
+        } else {
+            " (smooth orbit)"
+        }
+    ));
+    s.push_str(&format!(
+        "  Newton           {} iteration(s), scaled residual {:.1e}; rtol {:.0e}\n",
+        r.newton_iterations, r.residual, rtol
+    ));
+    s.push_str(&format!(
+        "  monodromy        {}, base point {} s after the fixed point\n",
+        method_name(r.method),
+        sig(r.base_offset_s)
+    ));
+    s.push_str("  multipliers      |m|\n");
+    for (i, m) in r.multipliers.iter().enumerate() {
+        let note = if Some(i) == r.trivial_index {
+            "   trivial (flow direction; exactly 1 in theory)"
+        } else {
+            ""
+        };
+        s.push_str(&format!(
+            "    {:<28} {:<12}{note}\n",
+            complex(*m),
+            sig(m.norm())
+        ));
+    }
+    if !r.forced {
+        let map: Vec<String> = r.map_multipliers.iter().map(|m| complex(*m)).collect();
+        s.push_str(&format!(
+            "  Poincaré map     {} (the non-trivial multipliers)\n",
+            map.join(", ")
+        ));
+    }
+    if let Some(tr) = r.trace_integral {
+        let ln_product: f64 = r.multipliers.iter().map(|m| m.norm().ln()).sum();
+        s.push_str(&format!(
+            "  Liouville        ∫tr J dt = {}; ln Π|m| = {} (equal in theory)\n",
+            sig(tr),
+            sig(ln_product)
+        ));
+    }
+    s.push_str(&format!("  verdict          {}\n", r.stability.describe()));
+    s
+}
+
+fn multipliers_json(ms: &[Complex<f64>]) -> String {
+    json::array(ms.iter().map(|m| {
+        format!(
+            "{{\"re\": {}, \"im\": {}, \"abs\": {}}}",
+            json::num(m.re),
+            json::num(m.im),
+            json::num(m.norm())
+        )
+    }))
+}
+
+fn to_json(source: &str, rtol: f64, r: &FloquetReport) -> String {
+    let (verdict, max_modulus, via) = match r.stability {
+        Stability::Stable { max_modulus } => ("stable", max_modulus, None),
+        Stability::Unstable { max_modulus, via } => ("unstable", max_modulus, Some(via)),
+        Stability::Marginal { max_modulus, via } => ("marginal", max_modulus, Some(via)),
+    };
+    let via = via.map_or("null".to_string(), |v| {
+        json::string(match v {
+            crate::analysis::floquet::Crossing::PlusOne => "+1",
+            crate::analysis::floquet::Crossing::MinusOne => "-1",
+            crate::analysis::floquet::Crossing::ComplexPair => "complex pair",
+        })
+    });
+    let n = r.monodromy.nrows();
+    let monodromy =
+        json::array((0..n).map(|i| {
+            json::array((0..r.monodromy.ncols()).map(|j| json::num(r.monodromy[(i, j)])))
+        }));
+    let fields = [
+        ("preset", json::string(source)),
+        ("forced", r.forced.to_string()),
+        ("section", json::string(&r.section)),
+        ("returns", r.returns.to_string()),
+        ("period_s", json::num(r.period_s)),
+        (
+            "state_names",
+            json::array(r.state_names.iter().map(|n| json::string(n))),
+        ),
+        (
+            "fixed_point",
+            json::array(r.fixed_point.iter().map(|v| json::num(*v))),
+        ),
+        ("newton_iterations", r.newton_iterations.to_string()),
+        ("residual", json::num(r.residual)),
+        ("rtol", json::num(rtol)),
+        ("switches_per_period", r.switches_per_period.to_string()),
+        ("method", json::string(method_name(r.method))),
+        ("base_offset_s", json::num(r.base_offset_s)),
+        ("monodromy", monodromy),
+        ("multipliers", multipliers_json(&r.multipliers)),
+        (
+            "trivial_index",
+            r.trivial_index.map_or("null".into(), |i| i.to_string()),
+        ),
+        ("map_multipliers", multipliers_json(&r.map_multipliers)),
+        (
+            "trace_integral",
+            r.trace_integral.map_or("null".into(), json::num),
+        ),
+        (
+            "stability",
+            format!(
+                "{{\"verdict\": {}, \"max_modulus\": {}, \"via\": {via}, \"text\": {}}}",
+                json::string(verdict),
+                json::num(max_modulus),
+                json::string(&r.stability.describe())
+            ),
+        ),
+    ];
+    let body: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| format!("  {}: {v}", json::string(k)))
+        .collect();
+    format!("{{\n{}\n}}\n", body.join(",\n"))
+}
