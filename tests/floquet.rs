@@ -102,6 +102,28 @@ fn coulomb_cycle_has_closed_form_period_and_multipliers_one_and_zero() {
     assert!(err < 1e-6, "flow map\n{}analytic\n{phi}", r.monodromy);
 }
 
+#[test]
+fn damped_stribeck_stick_slip_cycle_also_has_multipliers_one_and_zero() {
+    // Any 2-D stick–slip cycle with exact stick: entering stick collapses the velocity
+    // perturbation (singular saltation), so the only non-trivial multiplier is 0 (MODELS §4.3).
+    let p = builtin::load("stribeck_stick_slip").unwrap().unwrap();
+    let mut d = PresetDynamics::new(p);
+    d.rtol = Some(1e-10);
+    let opts = FloquetOptions {
+        transient_s: 20.0,
+        ..FloquetOptions::default()
+    };
+    let r = floquet(&d, &opts).unwrap();
+    assert_eq!(r.switches_per_period, 2);
+    assert!(
+        (r.trivial().unwrap() - 1.0).norm() < 1e-6,
+        "{:?}",
+        r.multipliers
+    );
+    assert!(r.multipliers.iter().any(|m| m.norm() < 1e-6));
+    assert!(r.map_multipliers[0].norm() < 1e-9);
+}
+
 /// `ẍ + 2ζωẋ + ω²x = cos(2πt/T)`.
 #[derive(Clone)]
 struct ForcedOscillator {
@@ -205,6 +227,40 @@ fn forced_damped_oscillator_multipliers_have_modulus_exp_minus_zeta_omega_t() {
         let v0 = big_omega * (2.0 * osc.zeta * osc.omega * big_omega) / den;
         assert!((r.fixed_point[0] - x0).abs() < 1e-9, "{:?}", r.fixed_point);
         assert!((r.fixed_point[1] - v0).abs() < 1e-9, "{:?}", r.fixed_point);
+    }
+}
+
+#[test]
+fn negatively_damped_forced_oscillator_orbit_is_found_and_unstable() {
+    // ζ < 0: the forced response is still a T-periodic orbit, now with multipliers
+    // exp((|ζ|ω ± iω_d)·T) outside the unit circle; Newton finds it from anywhere (linear map).
+    let osc = ForcedOscillator {
+        zeta: -0.05,
+        omega: TAU,
+        period: 0.7,
+    };
+    let modulus = (-osc.zeta * osc.omega * osc.period).exp();
+    let dynamics = Fixed {
+        model: osc.clone(),
+        y0: vec![0.0, 0.0],
+        forcing: Some(osc.period),
+    };
+    let opts = FloquetOptions {
+        transient_s: 1.0,
+        returns: Some(1),
+        ..FloquetOptions::default()
+    };
+    let r = floquet(&dynamics, &opts).unwrap();
+    assert!(r.newton_iterations >= 1);
+    for m in &r.multipliers {
+        assert!((m.norm() - modulus).abs() < 1e-7, "{m}");
+    }
+    match r.stability {
+        Stability::Unstable { max_modulus, via } => {
+            assert!((max_modulus - modulus).abs() < 1e-7);
+            assert_eq!(via, tribolab::analysis::floquet::Crossing::ComplexPair);
+        }
+        other => panic!("{other:?}"),
     }
 }
 

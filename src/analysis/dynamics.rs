@@ -1,8 +1,8 @@
 //! What the periodic-orbit and sweep tools need of a system: fresh models started from any state,
 //! integrator settings, the forcing period, and the choice of Poincaré section (MODELS §4.2).
 
+use crate::integrate::Model;
 use crate::integrate::driver::{DriverSettings, SectionId};
-use crate::integrate::{Model, SimError, Simulation};
 use crate::laws::NormalLoadNoise;
 use crate::preset::Preset;
 use crate::systems::SystemConfig;
@@ -21,12 +21,6 @@ pub trait Dynamics: Sync {
     /// Whether the right-hand side has a random component (then no orbit is periodic).
     fn is_stochastic(&self) -> bool {
         false
-    }
-
-    /// A simulation of a fresh model started from `y0` at `t0`.
-    fn simulation_from(&self, y0: Vec<f64>, t0: f64) -> Result<Simulation, SimError> {
-        let (model, _) = self.build();
-        Simulation::new(model, y0, t0, self.settings())
     }
 }
 

@@ -12,7 +12,14 @@ use crate::analysis::floquet::{FloquetOptions, FloquetReport, JacobianMethod, St
 use crate::analysis::{PresetDynamics, floquet};
 use crate::params::fmt_num;
 
-const VALUE_FLAGS: &[&str] = &["--set", "--transient", "--section", "--rtol", "--threads"];
+const VALUE_FLAGS: &[&str] = &[
+    "--set",
+    "--transient",
+    "--section",
+    "--returns",
+    "--rtol",
+    "--threads",
+];
 const SWITCHES: &[&str] = &["--json", "--variational"];
 
 pub(super) fn floquet_cmd(args: &[String]) -> Result<(), CliError> {
@@ -49,6 +56,7 @@ pub(super) fn floquet_cmd(args: &[String]) -> Result<(), CliError> {
         } else {
             JacobianMethod::FlowMap
         },
+        returns: o.count("--returns")?,
         threads: o.count("--threads")?,
         ..FloquetOptions::default()
     };

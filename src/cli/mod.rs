@@ -33,7 +33,7 @@ USAGE:
                                    AMI delay, Cao dimension, largest exponent (Rosenstein fit
                                    range, Wolf); text or JSON on stdout
     tribolab floquet PRESET.ron [--set PATH=VALUE]... [--transient S] [--section NAME]
-                     [--variational] [--rtol R] [--json]
+                     [--returns K] [--variational] [--rtol R] [--json]
                                    find the periodic orbit the run settles on: period,
                                    Floquet multipliers, stability verdict
     tribolab sweep PRESET.ron --param PATH --from A --to B --steps N [--duration S]

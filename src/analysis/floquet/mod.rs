@@ -63,6 +63,9 @@ pub struct FloquetOptions {
     pub section: SectionChoice,
     /// Largest number of section returns per period looked for.
     pub max_returns: usize,
+    /// Section returns per period, if known (skips the detection; needed for unstable orbits,
+    /// which the transient does not settle on).
+    pub returns: Option<usize>,
     /// Newton stops when the scaled residual `|P(u) − u|/scale` falls below this.
     pub newton_tol: f64,
     /// Newton iteration limit.
@@ -84,6 +87,7 @@ impl Default for FloquetOptions {
             transient_s: 60.0,
             section: SectionChoice::Auto,
             max_returns: 8,
+            returns: None,
             newton_tol: 1e-9,
             max_newton: 20,
             fd_step: None,
@@ -284,7 +288,10 @@ fn floquet_in_pool(
     let fd_step = options
         .fd_step
         .unwrap_or_else(|| default_fd_step(model.as_ref(), &dynamics.settings()));
-    let returns = detect_returns(&points, nd, &scales, options.max_returns);
+    let returns = match options.returns {
+        Some(k) => k.max(1),
+        None => detect_returns(&points, nd, &scales, options.max_returns),
+    };
     let guess = points.last().map(|p| p.1.clone()).unwrap_or(y0);
     let spacing = {
         let m = points.len();

@@ -309,3 +309,23 @@ impl Shooting<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_the_number_of_returns_per_period() {
+        let pts = |k: usize, n: usize| -> Vec<(f64, Vec<f64>)> {
+            (0..n)
+                .map(|i| (i as f64, vec![(i % k) as f64 * 0.01 + 1e-9 * i as f64, 0.0]))
+                .collect()
+        };
+        let scales = [0.01, 0.01];
+        assert_eq!(detect_returns(&pts(1, 10), 2, &scales, 8), 1);
+        assert_eq!(detect_returns(&pts(2, 10), 2, &scales, 8), 2);
+        assert_eq!(detect_returns(&pts(3, 12), 2, &scales, 8), 3);
+        // Too few points for K = 5 to be checked twice: the closest match among K ≤ 4.
+        assert!(detect_returns(&pts(5, 8), 2, &scales, 8) <= 4);
+    }
+}
