@@ -365,9 +365,10 @@ fn lugre_stick_slip_cycle_has_one_unit_multiplier_and_the_rest_inside() {
         ..FloquetOptions::default()
     };
     let r = floquet(&d, &opts).unwrap();
-    // Smooth law: turning-point section, no switches.
+    // No exact stick: turning-point section. The field has no mode switch; its events are the
+    // velocity reversals that end steps at the |v| kink.
     assert!(r.section.starts_with("turning point"), "{}", r.section);
-    assert_eq!(r.switches_per_period, 0);
+    assert!(r.smooth_field);
     assert_eq!(r.multipliers.len(), 3);
     assert!(
         (r.trivial().unwrap() - 1.0).norm() < 1e-4,

@@ -3,7 +3,7 @@
 
 use crate::integrate::Model;
 use crate::integrate::driver::{DriverSettings, SectionId};
-use crate::laws::NormalLoadNoise;
+use crate::laws::{FrictionLaw, NormalLoadNoise};
 use crate::preset::Preset;
 use crate::systems::SystemConfig;
 
@@ -21,6 +21,19 @@ pub trait Dynamics: Sync {
     /// Whether the right-hand side has a random component (then no orbit is periodic).
     fn is_stochastic(&self) -> bool {
         false
+    }
+
+    /// Whether the contact sticks exactly (a stick mode entered by events), so that stick onset
+    /// is a natural Poincaré section.
+    fn exact_stick(&self) -> bool {
+        false
+    }
+
+    /// Whether the vector field is free of mode switches. Events that only end integration
+    /// steps where the field has a kink (velocity reversals) do not count; mode switches
+    /// (stick/slip, element slip) do, and need saltation matrices.
+    fn smooth(&self) -> bool {
+        self.build().0.n_events() == 0
     }
 }
 
@@ -72,14 +85,23 @@ impl Dynamics for PresetDynamics {
     fn is_stochastic(&self) -> bool {
         self.preset.noise.is_some()
     }
+
+    fn exact_stick(&self) -> bool {
+        self.preset.law.build().stuck().is_some()
+    }
+
+    fn smooth(&self) -> bool {
+        // The law's own events switch modes; the belt–block's reversal event does not.
+        self.preset.law.build().n_events() == 0
+    }
 }
 
 /// Which Poincaré section to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SectionChoice {
     /// Stroboscopic when the system is forced; otherwise the model's first section (stick onset
-    /// on the belt–block) for models with exact stick events, else its second (turning point)
-    /// when it has one.
+    /// on the belt–block) when the contact sticks exactly, else its second (turning point) when
+    /// it has one.
     #[default]
     Auto,
     /// `t = k·T` of the forcing period.
@@ -116,17 +138,22 @@ impl SectionChoice {
         ))
     }
 
-    /// The concrete section for `model`, forced with `forcing_period_s`; `None` when there is
-    /// nothing to choose (no forcing and no model section, or a stroboscopic section asked for
-    /// an unforced system).
-    pub fn resolve(self, model: &dyn Model, forcing_period_s: Option<f64>) -> Option<SectionId> {
-        let n = model.section_names().len();
+    /// The concrete section for a model with `n_sections` sections, forced with
+    /// `forcing_period_s`, sticking exactly or not; `None` when there is nothing to choose (no
+    /// forcing and no model section, or a stroboscopic section asked for an unforced system).
+    pub fn resolve(
+        self,
+        n_sections: usize,
+        forcing_period_s: Option<f64>,
+        exact_stick: bool,
+    ) -> Option<SectionId> {
+        let n = n_sections;
         match self {
             Self::Stroboscopic => forcing_period_s.map(|_| SectionId::Stroboscopic),
             Self::Model(i) => (i < n).then_some(SectionId::Model(i)),
             Self::Auto if forcing_period_s.is_some() => Some(SectionId::Stroboscopic),
             Self::Auto if n == 0 => None,
-            Self::Auto if model.n_events() > 0 || n == 1 => Some(SectionId::Model(0)),
+            Self::Auto if exact_stick || n == 1 => Some(SectionId::Model(0)),
             Self::Auto => Some(SectionId::Model(1)),
         }
     }

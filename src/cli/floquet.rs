@@ -116,14 +116,14 @@ fn to_text(source: &str, rtol: f64, r: &FloquetReport) -> String {
         .map(|(n, v)| format!("{n} = {}", sig(*v)))
         .collect();
     s.push_str(&format!("  fixed point      {}\n", fixed.join(", ")));
+    let kind = match (r.switches_per_period, r.smooth_field) {
+        (0, _) => " (smooth orbit)",
+        (_, true) => " (velocity reversals at the law's kink; no mode switch)",
+        (_, false) => " (non-smooth orbit: the flow map includes the saltation of each switch)",
+    };
     s.push_str(&format!(
-        "  switches/period  {}{}\n",
-        r.switches_per_period,
-        if r.switches_per_period > 0 {
-            " (non-smooth orbit: saltation included in the flow map)"
-        } else {
-            " (smooth orbit)"
-        }
+        "  events/period    {}{kind}\n",
+        r.switches_per_period
     ));
     s.push_str(&format!(
         "  Newton           {} iteration(s), scaled residual {:.1e}; rtol {:.0e}\n",
@@ -157,7 +157,8 @@ fn to_text(source: &str, rtol: f64, r: &FloquetReport) -> String {
     if let Some(tr) = r.trace_integral {
         let ln_product: f64 = r.multipliers.iter().map(|m| m.norm().ln()).sum();
         s.push_str(&format!(
-            "  Liouville        ∫tr J dt = {}; ln Π|m| = {} (equal in theory)\n",
+            "  Liouville        ∫tr J dt = {}; ln Π|m| = {} (equal in theory, unless a multiplier \
+             is below round-off, ~1e-13)\n",
             sig(tr),
             sig(ln_product)
         ));
@@ -213,6 +214,7 @@ fn to_json(source: &str, rtol: f64, r: &FloquetReport) -> String {
         ("residual", json::num(r.residual)),
         ("rtol", json::num(rtol)),
         ("switches_per_period", r.switches_per_period.to_string()),
+        ("smooth_field", r.smooth_field.to_string()),
         ("method", json::string(method_name(r.method))),
         ("base_offset_s", json::num(r.base_offset_s)),
         ("monodromy", monodromy),

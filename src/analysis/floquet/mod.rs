@@ -11,8 +11,9 @@
 //!    of the section function is solved for) and `P` the `K`-th return. `DP` by central
 //!    differences.
 //! 3. **Monodromy** `Φ(T)`: central differences of the flow map over one period from a base
-//!    point on the orbit — the fixed point for forced orbits, the middle of the longest
-//!    switch-free arc for autonomous ones (so no perturbed start sits on a switching surface).
+//!    point on the orbit — the fixed point for forced orbits and smooth fields, the middle of
+//!    the longest switch-free arc for autonomous orbits with mode switches (so no perturbed
+//!    start sits on a switching surface).
 //!    The flow map of the event-driven integration contains the saltation matrices of every
 //!    switch (entering stick collapses the perturbation: a zero multiplier). For models without
 //!    events the variational equations are an alternative (`JacobianMethod::Variational`).
@@ -172,8 +173,12 @@ pub struct FloquetReport {
     pub newton_iterations: usize,
     /// Final scaled residual `max_j |P(u) − u|_j / scale_j`.
     pub residual: f64,
-    /// Mode switches (events) per period: 0 for a smooth orbit.
+    /// Events per period: mode switches (stick/slip) and, for laws with a kink at `v_rel = 0`,
+    /// velocity reversals.
     pub switches_per_period: usize,
+    /// Whether the vector field has no mode switches ([`Dynamics::smooth`]); events of a smooth
+    /// field only mark kinks, with identity saltation.
+    pub smooth_field: bool,
     /// Monodromy method.
     pub method: JacobianMethod,
     /// Time from the fixed point to the base point of the monodromy [s].
@@ -234,7 +239,7 @@ fn floquet_in_pool(
     let forcing = dynamics.forcing_period_s();
     let section = options
         .section
-        .resolve(model.as_ref(), forcing)
+        .resolve(model.section_names().len(), forcing, dynamics.exact_stick())
         .ok_or(FloquetError::NoSection)?;
     let n = model.dim();
     let nd = n - model.n_quadratures();
@@ -313,7 +318,8 @@ fn floquet_in_pool(
 
     // 3. Monodromy from a base point away from switches.
     let period = orbit.period_s;
-    let base_offset = if forcing.is_some() {
+    let smooth_field = dynamics.smooth();
+    let base_offset = if forcing.is_some() || smooth_field {
         0.0
     } else {
         base_offset(&orbit.event_times, period)
@@ -323,8 +329,10 @@ fn floquet_in_pool(
         .y;
     let (monodromy, trace_integral) = match options.jacobian {
         JacobianMethod::Variational => {
+            if !dynamics.smooth() {
+                return Err(FloquetError::VariationalNeedsSmooth);
+            }
             let (phi, tr) = variational::monodromy(dynamics, &base, 0.0, period)
-                .ok_or(FloquetError::VariationalNeedsSmooth)?
                 .map_err(sim_err("variational equations"))?;
             (phi, Some(tr))
         }
@@ -358,6 +366,7 @@ fn floquet_in_pool(
         newton_iterations: orbit.iterations,
         residual: orbit.residual,
         switches_per_period: orbit.event_times.len(),
+        smooth_field,
         method: options.jacobian,
         base_offset_s: base_offset,
         monodromy,
@@ -372,7 +381,7 @@ fn floquet_in_pool(
 /// `δ = ∛ε` for the flow-map noise `ε` of the integrator that will run (module documentation).
 fn default_fd_step(model: &dyn Model, settings: &DriverSettings) -> f64 {
     let implicit = match settings.method {
-        Method::Rodas4 => true,
+        Method::Rodas4 | Method::Rodas5 => true,
         Method::Auto => model.prefers_implicit(),
         Method::Dopri5 | Method::Rk4 => false,
     };

@@ -129,6 +129,15 @@ impl Model for Variational {
         }
         dy[n + nd * nd] = (0..nd).map(|i| jac[i * nd + i]).sum();
     }
+    fn n_events(&self) -> usize {
+        self.inner.n_events()
+    }
+    fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
+        self.inner.events(t, &y[..self.n], g);
+    }
+    fn apply_event(&mut self, index: usize, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+        self.inner.apply_event(index, t, &mut y[..self.n])
+    }
     fn columns(&self) -> Vec<Column> {
         self.state_names()
             .into_iter()
@@ -145,17 +154,15 @@ impl Model for Variational {
 
 /// Monodromy `Φ(t0 + T, t0)` at `y0` by the variational equations, with `∫ tr J dt`.
 ///
-/// Needs a model without events (a smooth right-hand side); returns `None` otherwise.
+/// Only for models without mode switches ([`Dynamics::smooth`]): the model's events (velocity
+/// reversals at kinks) still end steps, but no saltation is applied.
 pub(crate) fn monodromy(
     dynamics: &dyn Dynamics,
     y0: &[f64],
     t0: f64,
     period_s: f64,
-) -> Option<Result<(DMatrix<f64>, f64), SimError>> {
+) -> Result<(DMatrix<f64>, f64), SimError> {
     let (model, _) = dynamics.build();
-    if model.n_events() > 0 {
-        return None;
-    }
     let var = Variational::new(model);
     let (n, nd) = (var.n, var.nd);
     let mut ext = vec![0.0; var.dim()];
@@ -165,20 +172,17 @@ pub(crate) fn monodromy(
     }
     let mut settings = dynamics.settings();
     settings.output_interval_s = period_s;
-    let run = || -> Result<(DMatrix<f64>, f64), SimError> {
-        let mut sim = Simulation::new(Box::new(var), ext, t0, settings)?;
-        let mut sink = ProbeSink::new(false);
-        let t_end = t0 + period_s;
-        sim.advance(t_end, &mut sink)?;
-        let Some((t, y)) = sink.samples.last() else {
-            return Err(SimError::Model {
-                t_s: t_end,
-                message: "internal: no sample at the end of the period".into(),
-            });
-        };
-        debug_assert_eq!(*t, t_end);
-        let phi = DMatrix::from_row_slice(nd, nd, &y[n..n + nd * nd]);
-        Ok((phi, y[n + nd * nd]))
+    let mut sim = Simulation::new(Box::new(var), ext, t0, settings)?;
+    let mut sink = ProbeSink::new(false);
+    let t_end = t0 + period_s;
+    sim.advance(t_end, &mut sink)?;
+    let Some((t, y)) = sink.samples.last() else {
+        return Err(SimError::Model {
+            t_s: t_end,
+            message: "internal: no sample at the end of the period".into(),
+        });
     };
-    Some(run())
+    debug_assert_eq!(*t, t_end);
+    let phi = DMatrix::from_row_slice(nd, nd, &y[n..n + nd * nd]);
+    Ok((phi, y[n + nd * nd]))
 }

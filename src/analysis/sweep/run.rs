@@ -130,7 +130,7 @@ fn run_value(
     let forcing = dynamics.forcing_period_s();
     let section = spec
         .section
-        .resolve(model.as_ref(), forcing)
+        .resolve(model.section_names().len(), forcing, dynamics.exact_stick())
         .ok_or_else(|| SweepError::NoSection {
             param: spec.param.clone(),
             value,
