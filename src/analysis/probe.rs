@@ -44,6 +44,9 @@ impl Model for StateProbe {
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
         self.inner.rhs(t, y, dy);
     }
+    fn jacobian(&self, t: f64, y: &[f64], jac: &mut [f64]) -> bool {
+        self.inner.jacobian(t, y, jac)
+    }
     fn n_events(&self) -> usize {
         self.inner.n_events()
     }

@@ -5,12 +5,15 @@ use std::io::Write;
 
 use nalgebra::Complex;
 
-use super::opts::{Opts, json};
+use super::opts::Opts;
 use super::{CliError, stdout_result};
 use crate::analysis::dynamics::SectionChoice;
-use crate::analysis::floquet::{FloquetOptions, FloquetReport, JacobianMethod, Stability};
+use crate::analysis::floquet::{
+    Crossing, FloquetOptions, FloquetReport, JacobianMethod, Stability,
+};
 use crate::analysis::{PresetDynamics, floquet};
 use crate::params::fmt_num;
+use crate::util::json::Json;
 
 const VALUE_FLAGS: &[&str] = &[
     "--set",
@@ -167,15 +170,18 @@ fn to_text(source: &str, rtol: f64, r: &FloquetReport) -> String {
     s
 }
 
-fn multipliers_json(ms: &[Complex<f64>]) -> String {
-    json::array(ms.iter().map(|m| {
-        format!(
-            "{{\"re\": {}, \"im\": {}, \"abs\": {}}}",
-            json::num(m.re),
-            json::num(m.im),
-            json::num(m.norm())
-        )
-    }))
+fn multipliers_json(ms: &[Complex<f64>]) -> Json {
+    Json::Arr(
+        ms.iter()
+            .map(|m| {
+                Json::obj([
+                    ("re", Json::Num(m.re)),
+                    ("im", Json::Num(m.im)),
+                    ("abs", Json::Num(m.norm())),
+                ])
+            })
+            .collect(),
+    )
 }
 
 fn to_json(source: &str, rtol: f64, r: &FloquetReport) -> String {
@@ -184,63 +190,62 @@ fn to_json(source: &str, rtol: f64, r: &FloquetReport) -> String {
         Stability::Unstable { max_modulus, via } => ("unstable", max_modulus, Some(via)),
         Stability::Marginal { max_modulus, via } => ("marginal", max_modulus, Some(via)),
     };
-    let via = via.map_or("null".to_string(), |v| {
-        json::string(match v {
-            crate::analysis::floquet::Crossing::PlusOne => "+1",
-            crate::analysis::floquet::Crossing::MinusOne => "-1",
-            crate::analysis::floquet::Crossing::ComplexPair => "complex pair",
-        })
+    let via = via.map_or(Json::Null, |v| {
+        Json::Str(
+            match v {
+                Crossing::PlusOne => "+1",
+                Crossing::MinusOne => "-1",
+                Crossing::ComplexPair => "complex pair",
+            }
+            .into(),
+        )
     });
-    let n = r.monodromy.nrows();
-    let monodromy =
-        json::array((0..n).map(|i| {
-            json::array((0..r.monodromy.ncols()).map(|j| json::num(r.monodromy[(i, j)])))
-        }));
-    let fields = [
-        ("preset", json::string(source)),
-        ("forced", r.forced.to_string()),
-        ("section", json::string(&r.section)),
-        ("returns", r.returns.to_string()),
-        ("period_s", json::num(r.period_s)),
+    let monodromy = Json::Arr(
+        (0..r.monodromy.nrows())
+            .map(|i| {
+                Json::nums(
+                    &(0..r.monodromy.ncols())
+                        .map(|j| r.monodromy[(i, j)])
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect(),
+    );
+    let json = Json::obj([
+        ("preset", Json::Str(source.into())),
+        ("forced", Json::Bool(r.forced)),
+        ("section", Json::Str(r.section.clone())),
+        ("returns", Json::count(r.returns)),
+        ("period_s", Json::Num(r.period_s)),
         (
             "state_names",
-            json::array(r.state_names.iter().map(|n| json::string(n))),
+            Json::Arr(r.state_names.iter().map(|n| Json::Str(n.clone())).collect()),
         ),
-        (
-            "fixed_point",
-            json::array(r.fixed_point.iter().map(|v| json::num(*v))),
-        ),
-        ("newton_iterations", r.newton_iterations.to_string()),
-        ("residual", json::num(r.residual)),
-        ("rtol", json::num(rtol)),
-        ("switches_per_period", r.switches_per_period.to_string()),
-        ("smooth_field", r.smooth_field.to_string()),
-        ("method", json::string(method_name(r.method))),
-        ("base_offset_s", json::num(r.base_offset_s)),
+        ("fixed_point", Json::nums(&r.fixed_point)),
+        ("newton_iterations", Json::count(r.newton_iterations)),
+        ("residual", Json::Num(r.residual)),
+        ("rtol", Json::Num(rtol)),
+        ("switches_per_period", Json::count(r.switches_per_period)),
+        ("smooth_field", Json::Bool(r.smooth_field)),
+        ("method", Json::Str(method_name(r.method).into())),
+        ("base_offset_s", Json::Num(r.base_offset_s)),
         ("monodromy", monodromy),
         ("multipliers", multipliers_json(&r.multipliers)),
         (
             "trivial_index",
-            r.trivial_index.map_or("null".into(), |i| i.to_string()),
+            r.trivial_index.map_or(Json::Null, Json::count),
         ),
         ("map_multipliers", multipliers_json(&r.map_multipliers)),
-        (
-            "trace_integral",
-            r.trace_integral.map_or("null".into(), json::num),
-        ),
+        ("trace_integral", Json::opt_num(r.trace_integral)),
         (
             "stability",
-            format!(
-                "{{\"verdict\": {}, \"max_modulus\": {}, \"via\": {via}, \"text\": {}}}",
-                json::string(verdict),
-                json::num(max_modulus),
-                json::string(&r.stability.describe())
-            ),
+            Json::obj([
+                ("verdict", Json::Str(verdict.into())),
+                ("max_modulus", Json::Num(max_modulus)),
+                ("via", via),
+                ("text", Json::Str(r.stability.describe())),
+            ]),
         ),
-    ];
-    let body: Vec<String> = fields
-        .iter()
-        .map(|(k, v)| format!("  {}: {v}", json::string(k)))
-        .collect();
-    format!("{{\n{}\n}}\n", body.join(",\n"))
+    ]);
+    json.to_pretty() + "\n"
 }

@@ -118,42 +118,6 @@ impl Opts {
     }
 }
 
-/// Minimal JSON writing (numbers round-trip; non-finite numbers become `null`).
-pub(super) mod json {
-    use crate::cli::format_number;
-
-    /// A number, `null` when not finite.
-    pub fn num(v: f64) -> String {
-        if v.is_finite() {
-            format_number(v)
-        } else {
-            "null".into()
-        }
-    }
-
-    /// A quoted, escaped string.
-    pub fn string(s: &str) -> String {
-        let mut out = String::with_capacity(s.len() + 2);
-        out.push('"');
-        for c in s.chars() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-                c => out.push(c),
-            }
-        }
-        out.push('"');
-        out
-    }
-
-    /// An array of already formatted items.
-    pub fn array(items: impl IntoIterator<Item = String>) -> String {
-        format!("[{}]", items.into_iter().collect::<Vec<_>>().join(", "))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,13 +159,5 @@ mod tests {
         assert!(matches!(parse(&["p", "--rtol"]), Err(CliError::Usage(_))));
         let o = parse(&["p", "--rtol", "nan"]).unwrap();
         assert!(matches!(o.number("--rtol"), Err(CliError::Usage(_))));
-    }
-
-    #[test]
-    fn json_escapes_and_nulls() {
-        assert_eq!(json::string("a\"b\\c"), "\"a\\\"b\\\\c\"");
-        assert_eq!(json::num(f64::NAN), "null");
-        assert_eq!(json::num(1.5), "1.5");
-        assert_eq!(json::array(["1".to_string(), "2".to_string()]), "[1, 2]");
     }
 }

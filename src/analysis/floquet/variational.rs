@@ -2,9 +2,9 @@
 //! ```text
 //! ẏ = f(t, y),   Φ̇ = J(t, y)·Φ,  Φ(0) = I,   q̇ = tr J(t, y)     (J = ∂f/∂y, dynamic part)
 //! ```
-//! `J` comes from central differences of the model's right-hand side with the increment
-//! `h_j = 1e-6·max(|y_j|, scale_j)`; `q(T) = ∫₀ᵀ tr J dt` gives Liouville's check
-//! `det Φ(T) = Π m_i = exp(∫ tr J dt)`.
+//! `J` is the model's analytic Jacobian when it offers one ([`Model::jacobian`]), else central
+//! differences of its right-hand side with the increment `h_j = 1e-6·max(|y_j|, scale_j)`;
+//! `q(T) = ∫₀ᵀ tr J dt` gives Liouville's check `det Φ(T) = Π m_i = exp(∫ tr J dt)`.
 
 use std::cell::RefCell;
 
@@ -29,13 +29,15 @@ struct Variational {
     scratch: RefCell<Scratch>,
 }
 
-/// Work arrays of the right-hand side: shifted state, `f(y + h)`, `f(y − h)`, `J` (row-major).
+/// Work arrays of the right-hand side: shifted state, `f(y + h)`, `f(y − h)`, `J` (row-major,
+/// `n_d × n_d`), the model's analytic Jacobian (`n × n_d`).
 #[derive(Default)]
 struct Scratch {
     y: Vec<f64>,
     f_plus: Vec<f64>,
     f_minus: Vec<f64>,
     jac: Vec<f64>,
+    analytic: Vec<f64>,
 }
 
 impl Variational {
@@ -54,7 +56,35 @@ impl Variational {
                 f_plus: vec![0.0; n],
                 f_minus: vec![0.0; n],
                 jac: vec![0.0; nd * nd],
+                analytic: vec![0.0; n * nd],
             }),
+        }
+    }
+}
+
+impl Variational {
+    /// `J` (dynamic block) by central differences of the model's right-hand side at `y`.
+    fn difference_jacobian(
+        &self,
+        t: f64,
+        y: &[f64],
+        yp: &mut [f64],
+        fp: &mut [f64],
+        fm: &mut [f64],
+        jac: &mut [f64],
+    ) {
+        let nd = self.nd;
+        yp.copy_from_slice(y);
+        for j in 0..nd {
+            let h = JAC_STEP * y[j].abs().max(self.scales[j]);
+            yp[j] = y[j] + h;
+            self.inner.rhs(t, yp, fp);
+            yp[j] = y[j] - h;
+            self.inner.rhs(t, yp, fm);
+            yp[j] = y[j];
+            for i in 0..nd {
+                jac[i * nd + j] = (fp[i] - fm[i]) / (2.0 * h);
+            }
         }
     }
 }
@@ -103,18 +133,14 @@ impl Model for Variational {
             f_plus: fp,
             f_minus: fm,
             jac,
+            analytic,
         } = &mut *guard;
-        yp.copy_from_slice(&y[..n]);
-        for j in 0..nd {
-            let h = JAC_STEP * y[j].abs().max(self.scales[j]);
-            yp[j] = y[j] + h;
-            self.inner.rhs(t, yp, fp);
-            yp[j] = y[j] - h;
-            self.inner.rhs(t, yp, fm);
-            yp[j] = y[j];
+        if self.inner.jacobian(t, &y[..n], analytic) {
             for i in 0..nd {
-                jac[i * nd + j] = (fp[i] - fm[i]) / (2.0 * h);
+                jac[i * nd..(i + 1) * nd].copy_from_slice(&analytic[i * nd..(i + 1) * nd]);
             }
+        } else {
+            self.difference_jacobian(t, &y[..n], yp, fp, fm, jac);
         }
         let phi = &y[n..n + nd * nd];
         let dphi = &mut dy[n..n + nd * nd];
