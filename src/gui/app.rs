@@ -370,6 +370,10 @@ impl eframe::App for TriboApp {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        // Anti-aliasing (feathering) is the largest share of software rendering (no GPU):
+        // the View menu can turn it off.
+        let aa = self.session.view.antialiasing;
+        ui.ctx().tessellation_options_mut(|o| o.feathering = aa);
         egui::Panel::top("menu_bar").show(ui, |ui| super::menu::bar(self, ui));
         egui::Panel::bottom("status_bar").show(ui, |ui| super::status_bar::show(self, ui));
         egui::Panel::left("controls")

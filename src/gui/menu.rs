@@ -63,6 +63,8 @@ pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
             }
             ui.separator();
             ui.checkbox(&mut app.session.view.show_bench, "Bench animation");
+            ui.checkbox(&mut app.session.view.antialiasing, "Anti-aliasing")
+                .on_hover_text("Turn off for a higher frame rate on machines without a GPU");
         });
         ui.menu_button("Help", |ui| {
             if ui.button("Keyboard shortcuts").clicked() {

@@ -69,6 +69,8 @@ pub struct ViewSettings {
     pub spectrum_signal: String,
     /// Poincaré section shown (0: stroboscopic when available, then the model's sections).
     pub poincare_section: usize,
+    /// Anti-aliased lines (off speeds up software rendering on machines without a GPU).
+    pub antialiasing: bool,
 }
 
 impl Default for ViewSettings {
@@ -81,6 +83,7 @@ impl Default for ViewSettings {
             show_bench: true,
             spectrum_signal: "x".into(),
             poincare_section: 0,
+            antialiasing: true,
         }
     }
 }

@@ -415,7 +415,5 @@ fn apply_live(sim: &mut Simulation, preset: &Preset) -> bool {
 
 /// Belt-turn period when the belt joint forces the system periodically.
 pub fn strobe_period_s(preset: &Preset) -> Option<f64> {
-    let SystemConfig::BeltBlock(b) = &preset.system;
-    let active = b.joint_amplitude > 0.0 && b.joint_length_m > 0.0 && b.belt_speed_mps() > 0.0;
-    active.then(|| b.belt_period_s())
+    crate::analysis::dynamics::forcing_period_s(preset)
 }

@@ -8,8 +8,9 @@ use super::{SLIP_COLOR, col, window_range};
 use crate::gui::TriboApp;
 use crate::laws::FrictionLaw;
 
-const MAX_POINTS: usize = 20_000;
-const CURVE_POINTS: usize = 801;
+/// Most points of the trail (longer windows are strided).
+const MAX_POINTS: usize = 3_000;
+const CURVE_POINTS: usize = 401;
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     let (Some(iv), Some(ifr), Some(inl)) = (

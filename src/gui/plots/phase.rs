@@ -7,8 +7,11 @@ use super::traces::belt_speed;
 use super::{BELT_COLOR, STICK_COLOR, col, window_range};
 use crate::gui::TriboApp;
 
-/// Most points drawn per series (longer windows are strided).
-const MAX_POINTS: usize = 20_000;
+/// Most points drawn for the trajectory (longer windows are strided): a screen of a few hundred
+/// pixels cannot show more, and every point costs tessellation.
+const MAX_POINTS: usize = 3_000;
+/// Most stick markers drawn.
+const MAX_MARKERS: usize = 600;
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     let (Some(ix), Some(iv), Some(is)) = (col(app, "x"), col(app, "v"), col(app, "stick")) else {
@@ -23,9 +26,10 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         .step_by(stride)
         .map(|i| [x[i], v[i]])
         .collect();
+    let marker_stride = (range.len() / MAX_MARKERS).max(1);
     let stick: Vec<[f64; 2]> = range
         .clone()
-        .step_by(stride)
+        .step_by(marker_stride)
         .filter(|&i| s[i] > 0.5)
         .map(|i| [x[i], v[i]])
         .collect();
