@@ -115,4 +115,11 @@ pub trait Model {
     fn prefers_implicit(&self) -> bool {
         true
     }
+
+    /// Analytic Jacobian `∂f/∂y` of the non-quadrature block (`m × m`, row-major,
+    /// `m = dim − n_quadratures`) in the current mode. Returns `false` (the default) when the
+    /// model offers none; the analysis tools then use finite differences.
+    fn jacobian(&self, _t: f64, _y: &[f64], _jac: &mut [f64]) -> bool {
+        false
+    }
 }
