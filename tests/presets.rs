@@ -1,4 +1,5 @@
-//! Every shipped preset loads, round-trips (save → load equal) and runs 100 model-seconds.
+//! Every shipped preset loads, round-trips (save → load equal) and runs 100 model-seconds
+//! (100 iterations for the discrete maps).
 
 #![allow(clippy::unwrap_used)]
 
@@ -38,9 +39,7 @@ fn every_preset_runs_100_model_seconds() {
     for (stem, text) in BUILTIN {
         let mut p = Preset::from_ron(text, stem).expect("loads");
         p.run.output_interval_s = 0.01;
-        let mut sim = p
-            .build_simulation()
-            .unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let mut sim = p.build_runner().unwrap_or_else(|e| panic!("{stem}: {e}"));
         sim.advance(100.0, &mut NullSink)
             .unwrap_or_else(|e| panic!("{stem}: {e}"));
         assert!(sim.time_s() >= 100.0);
