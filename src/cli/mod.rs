@@ -1,10 +1,11 @@
-//! The command-line front end: `tribolab run | check | laws | presets`. Thin: parsing and
+//! The command-line front end: `tribolab run | lyapunov | check | laws | presets`. Thin: parsing and
 //! printing only; the work is done by the core.
 
 mod args;
 mod check;
 mod csv;
 mod laws;
+mod lyapunov;
 mod run;
 
 use std::process::ExitCode;
@@ -20,6 +21,15 @@ USAGE:
     tribolab gui [PRESET.ron]      open it with a preset
     tribolab run PRESET.ron [--duration SECONDS] [--set PATH=VALUE]... [--out FILE.csv]
                                    run headless; CSV on stdout unless --out is given
+    tribolab lyapunov PRESET.ron [--duration S] [--transient S] [--tau S] [--exponents K]
+                       [--set PATH=VALUE]... [--no-benettin] [--fast-stiff] [--json]
+                                   Lyapunov spectrum (variational equations + QR, saltation
+                                   matrices at stick/slip switches), Benettin's largest
+                                   exponent, attractor type and Kaplan–Yorke dimension;
+                                   S counts iterations for maps; defaults: duration = the
+                                   preset's run.duration, transient = duration/10, tau = 1;
+                                   --fast-stiff: stiff laws hundreds of times faster, λ1 and
+                                   the verdict only (other exponents become upper bounds)
     tribolab check PRESET.ron...   validate presets and print every problem
     tribolab laws                  list the friction laws with parameter keys, units, ranges
     tribolab presets               list the built-in presets
@@ -42,6 +52,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
     let result = match cmd.as_str() {
         "run" => run::run(rest),
         "check" => check::check(rest),
+        "lyapunov" => lyapunov::lyapunov(rest),
         "laws" => laws::print_laws(),
         "presets" => laws::print_presets(),
         "help" | "--help" | "-h" => {
