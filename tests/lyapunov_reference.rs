@@ -6,7 +6,7 @@
 
 use tribolab::analysis::classify::{Attractor, PoincareShape, SystemKind, classify};
 use tribolab::analysis::lyapunov::{
-    FlowBenettin, FlowSpectrum, LyapunovOptions, map_benettin, map_spectrum,
+    FlowBenettin, FlowSpectrum, LyapunovOptions, MapSpectrum, map_benettin, map_spectrum,
 };
 use tribolab::integrate::driver::{DriverSettings, NullSink};
 use tribolab::integrate::{Column, MapModel, MapRun, Method, Model};
@@ -30,7 +30,7 @@ fn logistic_r4_exponent_is_ln2() {
         duration: 1e5,
         ..LyapunovOptions::default()
     };
-    let s = map_spectrum(&map, &x0, &opts).unwrap();
+    let s = map_spectrum(Box::new(map.clone()), &x0, &opts).unwrap();
     assert_eq!(
         s.exponents.len(),
         1,
@@ -88,7 +88,7 @@ fn henon_spectrum_and_exact_sum() {
         duration: 1e6,
         ..LyapunovOptions::default()
     };
-    let s = map_spectrum(&map, &x0, &opts).unwrap();
+    let s = map_spectrum(Box::new(map.clone()), &x0, &opts).unwrap();
     let ln03 = 0.3f64.ln();
     println!(
         "Hénon λ = {:?}, Σ = {:.10} (ln 0.3 = {ln03:.10})",
@@ -122,7 +122,7 @@ fn henon_periodic_windows_are_periodic_orbits() {
             duration: 1e4,
             ..LyapunovOptions::default()
         };
-        let s = map_spectrum(&map, &map.initial_state(), &opts).unwrap();
+        let s = map_spectrum(Box::new(map.clone()), &map.initial_state(), &opts).unwrap();
         assert!(s.exponents[0] < -0.01, "a = {a}: {:?}", s.exponents);
         let c = classify(
             &s.exponents,
@@ -295,7 +295,7 @@ fn maps_collect_their_iterates_as_poincare_points() {
         duration: 100.0,
         ..LyapunovOptions::default()
     };
-    let s = map_spectrum(&map, &map.initial_state(), &opts).unwrap();
+    let s = map_spectrum(Box::new(map.clone()), &map.initial_state(), &opts).unwrap();
     assert_eq!(s.poincare_points.len(), 100);
     let mut x = map.initial_state();
     let mut next = vec![0.0; 2];
@@ -304,4 +304,33 @@ fn maps_collect_their_iterates_as_poincare_points() {
         x.copy_from_slice(&next);
     }
     assert_eq!(s.poincare_points.last().unwrap(), &x);
+}
+
+/// The running estimate: advancing in chunks gives the same sums as one run, and the history
+/// holds `(T, λ(T))` at the scheduled points, converging on the final value.
+#[test]
+fn running_estimate_is_available_while_a_run_goes_on() {
+    let map = HenonMap::new(HenonParams::default());
+    let opts = LyapunovOptions {
+        transient: 100.0,
+        duration: 20_000.0,
+        renorm_interval: 100.0,
+        ..LyapunovOptions::default()
+    };
+    let x0 = map.initial_state();
+    let mut run = MapSpectrum::new(Box::new(map.clone()), x0.clone(), &opts).unwrap();
+    let mut seen = Vec::new();
+    for chunk in 1..=21 {
+        run.advance((chunk as f64 * 1000.0).min(20_100.0)).unwrap();
+        seen.push(run.estimate());
+    }
+    assert_eq!(run.iterations(), 20_100);
+    let whole = map_spectrum(Box::new(map), &x0, &opts).unwrap();
+    assert_eq!(run.spectrum().exponents, whole.exponents);
+    assert!(seen[0].averaging_time == 900.0 && seen[0].exponents[0] > 0.3);
+    let h = &whole.history;
+    assert_eq!(h.len(), 200);
+    assert!(h.windows(2).all(|w| w[1].0 > w[0].0));
+    let (t, last) = h.last().unwrap();
+    assert_eq!((*t, last[0]), (whole.averaging_time, whole.exponents[0]));
 }

@@ -45,7 +45,7 @@ mod variational;
 pub use benettin::{FlowBenettin, map_benettin};
 pub use flow::{FlowSpectrum, flow_jacobian, flow_kind};
 pub use log::{ExponentLog, SharedLog, lock};
-pub use map::map_spectrum;
+pub use map::{MapSpectrum, map_spectrum};
 pub use variational::{Schedule, Variational};
 
 use super::classify::{Classification, SystemKind, classify};
@@ -249,7 +249,13 @@ pub fn analyze(
         .or_else(|| preset.system.forcing_period_s());
     let (spectrum, largest) = match preset.system.build_map() {
         Some((map, x0)) => {
-            let spectrum = map_spectrum(map.as_ref(), &x0, &opts)?;
+            let spectrum = map_spectrum(map, &x0, &opts)?;
+            let map = preset.system.build_map().map(|(m, _)| m).ok_or_else(|| {
+                LyapunovError::Sim(SimError::Model {
+                    t_s: 0.0,
+                    message: "the map could not be rebuilt".into(),
+                })
+            })?;
             let largest = if benettin {
                 Some(map_benettin(map.as_ref(), &x0, &opts)?)
             } else {
