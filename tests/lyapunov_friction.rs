@@ -342,3 +342,20 @@ fn resolved_stiff_spectrum_reproduces_the_volume_growth() {
     assert!(div < -10.0, "{div}");
     assert!(((s.sum() - div) / div).abs() < 3e-6, "{} vs {div}", s.sum());
 }
+
+/// Benettin's shadow keeps its law memory across rescalings: re-initialising it every time
+/// reset the Powell–Wiercigroch filtered acceleration and branch, and the shadow chattered
+/// into a Zeno stop after ~13 s.
+#[test]
+fn benettin_shadow_keeps_law_memory() {
+    let preset = builtin::load("powell_wiercigroch").unwrap().unwrap();
+    let opts = LyapunovOptions {
+        transient: 0.0,
+        duration: 25.0,
+        fast_stiff: true,
+        ..LyapunovOptions::default()
+    };
+    let r = analyze(&preset, &opts, true).unwrap();
+    let l = r.largest.unwrap();
+    assert!(l.exponent.is_finite() && l.averaging_time >= 24.0, "{l:?}");
+}

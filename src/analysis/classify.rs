@@ -388,10 +388,18 @@ pub fn classify(
             }
         }
     } else {
-        consistent = matches!(
-            poincare,
-            PoincareShape::ClosedCurve | PoincareShape::Unknown
-        ) || n_zero > 2;
+        consistent = match poincare {
+            PoincareShape::ClosedCurve => n_zero == 2,
+            PoincareShape::Scattered => n_zero > 2,
+            PoincareShape::Points(_) | PoincareShape::Unknown => false,
+        };
+        if !consistent {
+            notes.push(format!(
+                "{n_zero} zero exponents but the Poincaré points show no torus: some zeros may \
+                 be neutral directions (a law state or element that keeps any value while \
+                 sticking, a continuum of equilibria) rather than independent frequencies"
+            ));
+        }
         Attractor::Torus(n_zero)
     };
     if !consistent && notes.is_empty() {
@@ -450,6 +458,8 @@ mod tests {
         assert!(c.time_zero_added && c.consistent);
         let c = classify(&[2e-4, -1e-4, -3.0], SystemKind::Autonomous, t, &[]);
         assert_eq!(c.attractor, Attractor::Torus(2));
+        // Without a closed curve in the section the extra zero may be a neutral direction.
+        assert!(!c.consistent && c.notes[0].contains("neutral"));
         let c = classify(&[0.906, 0.0, -14.572], SystemKind::Autonomous, t, &[]);
         assert_eq!(c.attractor, Attractor::Chaos(1));
         assert!((c.zero_tolerance - 0.000_906).abs() < 1e-12);

@@ -4,9 +4,11 @@
 //! and the shadow is pulled back to `d₀` along the separation. `λ₁ = Σ ln(d_k/d₀)/T`.
 //!
 //! The two trajectories are one [`Model`] (`Twin`) so the driver steps them together and
-//! locates each one's switches separately. After every rescaling the shadow's mode is chosen
-//! afresh from its state (`Model::initialize`): rescaling can move it off the surface its mode
-//! was built on (the reference slipping while the shadow still sticks).
+//! locates each one's switches separately. Rescaling can move the shadow out of the region its
+//! mode is valid in (the reference slipping while the shadow still sticks): when one of its
+//! guards is then negative, its mode is chosen afresh from its state (`Model::initialize`);
+//! otherwise mode and law memory are kept (re-initialising would reset hysteresis branches
+//! and filtered accelerations and can make the shadow chatter).
 
 use std::cell::RefCell;
 use std::sync::{Arc, Mutex};
@@ -74,7 +76,8 @@ impl Twin {
     }
 
     /// Puts the shadow `d₀` from the reference along the current separation (or a generic
-    /// direction when there is none) and lets it choose its mode.
+    /// direction when there is none); if that leaves its mode invalid (a guard negative), lets
+    /// it choose its mode afresh.
     fn reseed(&mut self, t: f64, y: &mut [f64]) {
         let m = self.m;
         let d = self.distance(y);
@@ -88,7 +91,13 @@ impl Twin {
         }
         let mut ys = vec![0.0; self.n];
         self.shadow_state(y, &mut ys);
-        if let Err(e) = self.shadow.initialize(t, &mut ys) {
+        let mut g = vec![0.0; self.ne];
+        self.shadow.events(t, &ys, &mut g);
+        // Only an invalid mode is re-chosen: `initialize` also resets law memory (filtered
+        // accelerations, hysteresis branches) that the shadow must keep.
+        if g.iter().any(|&v| v < 0.0)
+            && let Err(e) = self.shadow.initialize(t, &mut ys)
+        {
             self.failure.get_or_insert(e);
         }
         self.put_shadow(&ys, y);
@@ -420,7 +429,7 @@ pub fn map_benettin(
         let ratio = d / opts.separation;
         if log.averaging() {
             log.add(it as f64, &[ratio.ln()], &[ratio == 0.0]);
-            if it % every == 0 {
+            if it.is_multiple_of(every) {
                 log.record();
             }
         } else if it >= transient {

@@ -112,7 +112,7 @@ impl MapSpectrum {
                 if self.log.log_volume.is_some() {
                     self.log.log_volume = Some(self.volume);
                 }
-                if it % self.every == 0 {
+                if it.is_multiple_of(self.every) {
                     self.log.record();
                 }
                 if self.points.len() == MAX_POINTS {
