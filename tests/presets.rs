@@ -45,3 +45,37 @@ fn every_preset_runs_100_model_seconds() {
         assert!(sim.time_s() >= 100.0);
     }
 }
+
+#[test]
+fn maps_run_through_the_runner_and_refuse_the_flow_driver() {
+    use tribolab::integrate::{Runner, SimError};
+    let p = tribolab::preset::builtin::load("henon_map")
+        .unwrap()
+        .unwrap();
+    match p.build_simulation() {
+        Err(SimError::Model { message, .. }) => assert!(message.contains("discrete map")),
+        Err(e) => panic!("unexpected error {e}"),
+        Ok(_) => panic!("a map built a flow simulation"),
+    }
+    let mut run = p.build_runner().unwrap();
+    assert!(matches!(run, Runner::Map(_)));
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    run.advance(3.0, &mut rows).unwrap();
+    // t = 0, 1, 2, 3 with x' = 1 − 1.4x² + y, y' = 0.3x from (0, 0).
+    assert_eq!(rows[1], vec![1.0, 1.0, 0.0, 0.0]);
+    assert_eq!(rows[2], vec![2.0, 1.0 - 1.4, 0.3, 0.0]);
+    assert_eq!(run.column_names(), ["t", "x", "y", "event"]);
+}
+
+#[test]
+fn load_noise_on_a_system_without_normal_load_is_a_problem() {
+    let mut p = tribolab::preset::builtin::load("lorenz").unwrap().unwrap();
+    p.set_path("noise", "on").unwrap();
+    let problems = p.problems();
+    assert!(
+        problems
+            .iter()
+            .any(|(path, m)| path == "noise" && m.contains("Lorenz")),
+        "{problems:?}"
+    );
+}
