@@ -10,7 +10,9 @@
 //! [`ExponentLog`](super::ExponentLog).
 //!
 //! State layout: `[x (m), q_1 … q_k (m each), inner quadratures (n − m), ln V]`; the last
-//! `n − m + 1` components are quadratures for the driver.
+//! `n − m + 1` components are quadratures for the driver. State changes the inner model makes
+//! itself — the reset in `apply_event` (stick's `v := v_b`, a round-off correction on the
+//! switching surface) and `after_step` projections — act on the tangents as the identity.
 //!
 //! **Error control of the tangents.** By default the tangents are error-controlled like the
 //! state, which resolves every exponent. With a stiff law this is expensive: re-orthonormalising
