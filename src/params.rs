@@ -114,6 +114,12 @@ pub trait ParamSet {
     fn set(&mut self, key: &str, value: f64) -> Result<(), ParamError>;
     /// Sets any field from text: numbers for numeric fields, RON for the others.
     fn set_text(&mut self, key: &str, text: &str) -> Result<(), ParamError>;
+
+    /// Keys of the non-numeric fields (options, lists), edited as RON text.
+    fn extra_keys(&self) -> &'static [&'static str];
+
+    /// Any field as text (RON for the non-numeric ones).
+    fn get_text(&self, key: &str) -> Option<String>;
     /// Checks every field; returns `(key, message)` for each problem.
     fn problems(&self) -> Vec<(String, String)> {
         self.meta()
@@ -271,6 +277,20 @@ macro_rules! param_struct {
                     }
                 )*)?
                 out
+            }
+
+            fn extra_keys(&self) -> &'static [&'static str] {
+                Self::EXTRA_KEYS
+            }
+
+            fn get_text(&self, key: &str) -> Option<String> {
+                if let Some(v) = $crate::params::ParamSet::get(self, key) {
+                    return Some(format!("{v}"));
+                }
+                match key {
+                    $($($xkey => $crate::preset::ron_io::to_compact(&self.$xfield).ok(),)*)?
+                    _ => None,
+                }
             }
 
             fn set_text(&mut self, key: &str, text: &str) -> Result<(), $crate::params::ParamError> {

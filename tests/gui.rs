@@ -225,3 +225,38 @@ fn snapshot_friction_velocity() {
     let mut h = stepped_to(3.0, Tab::FrictionVelocity);
     h.snapshot("friction_velocity");
 }
+
+#[test]
+fn save_as_writes_a_preset_that_loads_back_and_csv_export_writes_the_window() {
+    let dir = temp_dir("save");
+    let preset_path = dir.join("mine.ron");
+    let csv_path = dir.join("traces.csv");
+    let mut h = app(
+        true,
+        vec![Some(preset_path.clone()), Some(csv_path.clone())],
+    );
+    run_until(&mut h, 10.0, |a| a.run_state().t_s > 0.2);
+    h.get_by_role_and_label(Role::Slider, "Spring stiffness")
+        .set_value_accesskit(321.0);
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    let saved = tribolab::preset::Preset::load(&preset_path).unwrap();
+    assert_eq!(saved, h.state().session().preset);
+    assert_eq!(saved.system.params().get("stiffness"), Some(321.0));
+    // File → Export traces (CSV).
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Export traces (CSV)…").click();
+    h.run_steps(2);
+    let csv = std::fs::read_to_string(&csv_path).unwrap();
+    let mut lines = csv.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("t,x,v,v_rel,friction_force")
+    );
+    let rows = lines.count();
+    assert!(rows >= h.state().history().len().min(100), "{rows} rows");
+}

@@ -101,7 +101,7 @@ fn rk4_converges_with_fourth_order() {
 
 #[test]
 fn adaptive_methods_meet_their_tolerance_including_dense_output() {
-    for method in [Method::Dopri5, Method::Rodas4] {
+    for method in [Method::Dopri5, Method::Rodas4, Method::Rodas5] {
         for rtol in [1e-6, 1e-9] {
             let (rows, _) = run(method, rtol, 0.0, 1.0, 10.0);
             let err = max_error(&rows);
@@ -116,10 +116,24 @@ fn adaptive_methods_meet_their_tolerance_including_dense_output() {
 
 #[test]
 fn rodas_is_stable_on_a_very_stiff_component() {
-    // λ = 1e8: an explicit method would need h < 3e-8; Rodas4 takes accuracy-sized steps.
-    let (rows, steps) = run(Method::Rodas4, 1e-8, 0.0, 1e8, 10.0);
-    assert!(max_error(&rows) < 1e-6, "error {}", max_error(&rows));
-    assert!(steps < 5_000, "{steps} steps");
+    // λ = 1e8: an explicit method would need h < 3e-8; Rodas takes accuracy-sized steps.
+    for method in [Method::Rodas4, Method::Rodas5] {
+        let (rows, steps) = run(method, 1e-8, 0.0, 1e8, 10.0);
+        assert!(
+            max_error(&rows) < 1e-6,
+            "{method:?} error {}",
+            max_error(&rows)
+        );
+        assert!(steps < 5_000, "{method:?}: {steps} steps");
+    }
+}
+
+#[test]
+fn rodas5_takes_fewer_steps_than_rodas4_at_tight_tolerance() {
+    let (_, s4) = run(Method::Rodas4, 1e-10, 0.0, 1.0, 10.0);
+    let (rows, s5) = run(Method::Rodas5, 1e-10, 0.0, 1.0, 10.0);
+    assert!(max_error(&rows) < 1e-8, "error {}", max_error(&rows));
+    assert!(s5 < s4, "Rodas5 {s5} steps vs Rodas4 {s4}");
 }
 
 /// A model whose state blows up in finite time: y' = y², y(0) = 1 (pole at t = 1).

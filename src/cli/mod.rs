@@ -1,12 +1,17 @@
-//! The command-line front end: `tribolab run | lyapunov | check | laws | presets`. Thin: parsing and
-//! printing only; the work is done by the core.
+//! The command-line front end: `tribolab run | check | lyapunov | analyze | floquet | sweep |
+//! laws | presets | bench`. Thin: parsing and printing only; the work is done by the core.
 
+mod analyze;
 mod args;
+mod bench;
 mod check;
 mod csv;
+mod floquet;
 mod laws;
 mod lyapunov;
+mod opts;
 mod run;
+mod sweep;
 
 use std::process::ExitCode;
 
@@ -31,8 +36,26 @@ USAGE:
                                    --fast-stiff: stiff laws hundreds of times faster, λ1 and
                                    the verdict only (other exponents become upper bounds)
     tribolab check PRESET.ron...   validate presets and print every problem
+    tribolab analyze FILE.csv [--column NAME] [--time COLUMN] [--json] [--max-samples N]
+                     [--resample] [--delay N] [--dim D] [--theiler W] [--bins B]
+                     [--fit-range T0,T1]
+                                   time-series analysis of one CSV column: spectrum peaks,
+                                   AMI delay, Cao dimension, largest exponent (Rosenstein fit
+                                   range, Wolf); text or JSON on stdout
+    tribolab floquet PRESET.ron [--set PATH=VALUE]... [--transient S] [--section NAME]
+                     [--returns K] [--variational] [--rtol R] [--json]
+                                   find the periodic orbit the run settles on: period,
+                                   Floquet multipliers, stability verdict
+    tribolab sweep PRESET.ron --param PATH --from A --to B --steps N [--duration S]
+                   [--transient S | --transient-returns N] [--fixed] [--section NAME]
+                   [--response] [--set PATH=VALUE]... [--threads N] [--out FILE.csv]
+                                   bifurcation diagram: N values from A to B, up then down
+                                   (each run continuing from the last; --fixed: all from the
+                                   preset's start); one CSV row per Poincaré point, the
+                                   parameter first; --response: response vs belt-turn frequency
     tribolab laws                  list the friction laws with parameter keys, units, ranges
     tribolab presets               list the built-in presets
+    tribolab bench [--quick]       time the peer-benchmark workloads (JSON lines with checksums)
     tribolab help | --help         this text
     tribolab --version             version
 
@@ -52,9 +75,13 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
     let result = match cmd.as_str() {
         "run" => run::run(rest),
         "check" => check::check(rest),
+        "analyze" => analyze::analyze(rest),
+        "floquet" => floquet::floquet_cmd(rest),
+        "sweep" => sweep::sweep_cmd(rest),
         "lyapunov" => lyapunov::lyapunov(rest),
         "laws" => laws::print_laws(),
         "presets" => laws::print_presets(),
+        "bench" => bench::bench(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())

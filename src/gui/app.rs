@@ -210,6 +210,18 @@ impl TriboApp {
         self.send(Command::Step(model_s));
     }
 
+    /// Sets the length of history shown [s].
+    pub fn set_window_s(&mut self, window_s: f64) {
+        self.session.view.window_s = window_s;
+    }
+
+    /// Runs as fast as possible (or back at the speed factor).
+    pub fn set_max_speed(&mut self, max: bool) {
+        self.session.view.max_speed = max;
+        let s = self.speed();
+        self.send(Command::SetSpeed(s));
+    }
+
     /// Shows a plot view.
     pub fn set_tab(&mut self, tab: super::session::Tab) {
         self.session.view.tab = tab;

@@ -10,7 +10,9 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     super::plots::update_spectrum(app);
     ui.horizontal_wrapped(|ui| {
         let r = &app.run;
-        ui.label(format!("t = {:.3} s", r.t_s));
+        // Time of the newest sample (on the output grid), not the integrator's overshoot.
+        let t = app.history.last(0).unwrap_or(r.t_s);
+        ui.label(format!("t = {t:.3} s"));
         ui.separator();
         let state = if r.error.is_some() {
             "stopped"
@@ -39,6 +41,8 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
             ui.separator();
         }
         ui.label(egui::RichText::new(r.method).weak());
+        let dt = ui.input(|i| i.stable_dt).max(1e-4);
+        ui.label(egui::RichText::new(format!("{:.0} fps", 1.0 / dt)).weak());
         ui.label(egui::RichText::new(format!("{} samples", app.history.len())).weak());
         if let Some(err) = &app.run.error {
             ui.separator();

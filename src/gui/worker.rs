@@ -380,9 +380,9 @@ impl Worker {
     }
 }
 
-/// Whether going from `old` to `new` needs a restart (law or system kind, noise, run settings
-/// or initial conditions — the system parameters keyed `initial_*` — changed); everything else
-/// applies to the running simulation.
+/// Whether going from `old` to `new` needs a restart (law or system kind, number of law states
+/// — e.g. Maxwell-slip elements —, noise, run settings or initial conditions — the system
+/// parameters keyed `initial_*` — changed); everything else applies to the running simulation.
 pub fn needs_restart(old: &Preset, new: &Preset) -> bool {
     let ic = |p: &Preset| -> Vec<Option<f64>> {
         let params = p.system.params();
@@ -393,7 +393,9 @@ pub fn needs_restart(old: &Preset, new: &Preset) -> bool {
             .map(|m| params.get(m.key))
             .collect()
     };
+    use crate::laws::FrictionLaw;
     old.law.variant() != new.law.variant()
+        || old.law.build().n_states() != new.law.build().n_states()
         || old.system.variant() != new.system.variant()
         || old.noise != new.noise
         || old.run != new.run

@@ -5,8 +5,9 @@ use std::collections::VecDeque;
 
 use super::dopri5::Dopri5;
 use super::rk4::Rk4;
-use super::rodas::Rodas4;
 use super::root::illinois;
+use super::rosenbrock::Rosenbrock;
+use super::rosenbrock_tableaus::{RODAS4, RODAS5};
 use super::stepper::Stepper;
 use super::{Method, Model, SimError, Tolerance};
 
@@ -67,6 +68,20 @@ pub struct DriverSettings {
     pub output_interval_s: f64,
 }
 
+/// Rosenbrock with the dimension fixed at compile time for small systems (unrolled loops).
+fn rosenbrock_for(
+    tab: &'static super::rosenbrock_tableaus::Tableau,
+    n: usize,
+) -> Box<dyn Stepper + Send> {
+    match n {
+        5 => Box::new(Rosenbrock::<5>::new(tab, n)),
+        6 => Box::new(Rosenbrock::<6>::new(tab, n)),
+        7 => Box::new(Rosenbrock::<7>::new(tab, n)),
+        8 => Box::new(Rosenbrock::<8>::new(tab, n)),
+        _ => Box::new(Rosenbrock::<0>::new(tab, n)),
+    }
+}
+
 /// RK4 with the dimension fixed at compile time for small systems (unrolled loops).
 fn rk4_for(n: usize, dt: f64) -> Box<dyn Stepper + Send> {
     match n {
@@ -84,6 +99,55 @@ const EVENT_TIME_TOL_S: f64 = 1e-12;
 /// Zeno guard: this many switches inside [`ZENO_WINDOW_S`] stop the run.
 const ZENO_COUNT: usize = 1000;
 const ZENO_WINDOW_S: f64 = 1e-9;
+
+/// Step-size control. Implicit methods: Gustafsson's predictive correction (Hairer & Wanner,
+/// *Solving ODE II*, §IV.8, as in RODAS) — the growth factor is the smaller of `0.9·err^(−1/q)`
+/// and `(h/h_acc)·0.9·(err_acc/err²)^(1/q)` from the previous accepted step. Explicit methods:
+/// the PI controller of DOPRI5 (Lund stabilisation, β = 0.04), `0.9·err^(−(1/q − 0.75β))·
+/// err_acc^β`, which keeps stability-limited steps on stiff stretches from oscillating. After a
+/// rejection the next step does not grow.
+#[derive(Clone, Copy, Debug, Default)]
+struct StepControl {
+    /// Size and error of the previous accepted step.
+    previous: Option<(f64, f64)>,
+    /// Use the PI controller (explicit methods).
+    pi: bool,
+}
+
+impl StepControl {
+    const SAFETY: f64 = 0.9;
+
+    fn accepted(&mut self, h: f64, err: f64, q: f64, after_rejection: bool) -> f64 {
+        const BETA: f64 = 0.04;
+        let err_floor = err.max(1e-10);
+        let mut growth = Self::SAFETY * err_floor.powf(-1.0 / q);
+        if let Some((h_acc, err_acc)) = self.previous {
+            if self.pi {
+                growth =
+                    Self::SAFETY * err_floor.powf(-(1.0 / q - 0.75 * BETA)) * err_acc.powf(BETA);
+            } else {
+                let predictive =
+                    (h / h_acc) * Self::SAFETY * (err_acc / (err_floor * err_floor)).powf(1.0 / q);
+                growth = growth.min(predictive);
+            }
+        }
+        growth = growth.clamp(0.2, 5.0);
+        if after_rejection {
+            growth = growth.min(1.0);
+        }
+        self.previous = Some((h, err.max(if self.pi { 1e-4 } else { 1e-2 })));
+        h * growth
+    }
+
+    fn rejected(&mut self, h: f64, err: f64, q: f64) -> f64 {
+        let fac = if err.is_finite() {
+            (Self::SAFETY * err.powf(-1.0 / q)).clamp(0.1, 0.9)
+        } else {
+            0.25
+        };
+        h * fac
+    }
+}
 
 /// State of Poincaré section tracking.
 #[derive(Clone, Debug)]
@@ -121,6 +185,7 @@ pub struct Simulation {
     dense_ready: bool,
     /// Poincaré section tracking (off unless asked for).
     sections: Option<SectionTracker>,
+    control: StepControl,
     stats: Stats,
     started: bool,
 }
@@ -147,7 +212,8 @@ impl Simulation {
             m => m,
         };
         let stepper: Box<dyn Stepper + Send> = match method {
-            Method::Rodas4 => Box::new(Rodas4::new(n)),
+            Method::Rodas4 => rosenbrock_for(&RODAS4, n),
+            Method::Rodas5 => rosenbrock_for(&RODAS5, n),
             Method::Rk4 => rk4_for(n, settings.rk4_dt_s),
             _ => Box::new(Dopri5::new(n)),
         };
@@ -177,6 +243,10 @@ impl Simulation {
             recent_events: VecDeque::new(),
             dense_ready: false,
             sections: None,
+            control: StepControl {
+                previous: None,
+                pi: !matches!(method, Method::Rodas4 | Method::Rodas5),
+            },
             stats: Stats::default(),
             started: false,
         };
@@ -294,6 +364,7 @@ impl Simulation {
             h = to_break;
         }
         let order = self.stepper.order() as f64;
+        let mut rejected = false;
         loop {
             let err = self.stepper.step(
                 self.model.as_ref(),
@@ -305,22 +376,16 @@ impl Simulation {
             );
             if fixed || err <= 1.0 {
                 if !fixed {
-                    let fac = if err == 0.0 {
-                        5.0
-                    } else {
-                        (0.9 * err.powf(-1.0 / order)).clamp(0.2, 5.0)
-                    };
-                    self.h = (h * fac).min(self.h_max);
+                    self.h = self
+                        .control
+                        .accepted(h, err, order, rejected)
+                        .min(self.h_max);
                 }
                 break;
             }
             self.stats.rejected += 1;
-            let fac = if err.is_finite() {
-                (0.9 * err.powf(-1.0 / order)).clamp(0.1, 0.9)
-            } else {
-                0.25
-            };
-            h *= fac;
+            rejected = true;
+            h = self.control.rejected(h, err, order);
             if h < 1e-14 * t.abs().max(1.0) {
                 return Err(SimError::StepTooSmall {
                     t_s: t,
@@ -449,7 +514,7 @@ impl Simulation {
             // Newton on the landed solution; a correction is kept only if it shrinks the
             // guard's residual (guards may have kinks where the dense slope misleads).
             let mut best = (h_event, f64::INFINITY);
-            for _ in 0..3 {
+            for iteration in 0..3 {
                 self.stepper.step(
                     self.model.as_ref(),
                     t,
@@ -460,7 +525,11 @@ impl Simulation {
                 );
                 self.model.events(t + h_event, &y_ev, &mut g);
                 let residual = g[index].abs();
-                if residual >= best.1 {
+                // A correction counts only if it shrinks the residual and keeps the guard on the
+                // triggered side (a guard that jumps, e.g. a rate changing sign at a kink, must
+                // not be "polished" back across its jump).
+                let on_side = iteration == 0 || g[index] <= 0.0 || residual <= 1e-14;
+                if residual >= best.1 || !on_side {
                     break;
                 }
                 best = (h_event, residual);
@@ -468,7 +537,10 @@ impl Simulation {
                 if residual == 0.0 || !(slope.is_finite() && slope != 0.0) {
                     break;
                 }
-                let h_new = (h_event - g[index] / slope).clamp(0.5 * h_event, 1.5 * h_event);
+                // Interpolation errors shift roots by tiny amounts: cap the correction.
+                let max_shift = 1e-3 * h_event;
+                let shift = (-g[index] / slope).clamp(-max_shift, max_shift);
+                let h_new = h_event + shift;
                 if (h_new - h_event).abs() <= time_tol {
                     break;
                 }

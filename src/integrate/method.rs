@@ -13,6 +13,8 @@ pub enum Method {
     Dopri5,
     /// L-stable adaptive Rosenbrock method Rodas4 (Hairer & Wanner), for stiff laws.
     Rodas4,
+    /// L-stable adaptive Rosenbrock method Rodas5 (Di Marzo), order 5, for tight tolerances.
+    Rodas5,
     /// Classical fixed-step Runge–Kutta 4 with the step `run.rk4_dt`.
     Rk4,
 }
@@ -24,10 +26,17 @@ impl Method {
             Method::Auto => "auto",
             Method::Dopri5 => "Dormand–Prince 5(4)",
             Method::Rodas4 => "Rodas4",
+            Method::Rodas5 => "Rodas5",
             Method::Rk4 => "RK4 fixed step",
         }
     }
 
     /// All methods, for menus.
-    pub const ALL: [Method; 4] = [Method::Auto, Method::Dopri5, Method::Rodas4, Method::Rk4];
+    pub const ALL: [Method; 5] = [
+        Method::Auto,
+        Method::Dopri5,
+        Method::Rodas4,
+        Method::Rodas5,
+        Method::Rk4,
+    ];
 }

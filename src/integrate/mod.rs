@@ -1,5 +1,5 @@
 //! Time integration: the [`Model`] interface every simulated system implements, three steppers
-//! (explicit Dormand–Prince 5(4), L-stable Rosenbrock Rodas4, fixed-step RK4) and the hybrid
+//! (explicit Dormand–Prince 5(4), L-stable Rosenbrock Rodas4/Rodas5, fixed-step RK4) and the hybrid
 //! driver [`Simulation`] that locates events (stick/slip switches) on the solution; discrete
 //! maps ([`MapModel`], [`MapRun`]) and a [`Runner`] over either.
 
@@ -11,8 +11,9 @@ pub mod map;
 pub mod method;
 pub mod model;
 pub mod rk4;
-pub mod rodas;
 pub mod root;
+pub mod rosenbrock;
+pub mod rosenbrock_tableaus;
 pub mod runner;
 pub mod stepper;
 pub mod tolerance;

@@ -72,6 +72,13 @@ pub trait Model {
     /// Right-hand side `dy = f(t, y)` in the current mode.
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]);
 
+    /// Analytic Jacobian `∂f/∂y` restricted to the non-quadrature columns, row-major
+    /// `dim × (dim − n_quadratures)`; `false` (the default) lets the integrator difference
+    /// numerically.
+    fn jacobian(&self, _t: f64, _y: &[f64], _jac: &mut [f64]) -> bool {
+        false
+    }
+
     /// Number of event functions.
     fn n_events(&self) -> usize {
         0
@@ -114,12 +121,5 @@ pub trait Model {
     /// Whether the model is stiff enough to need an implicit integrator by default.
     fn prefers_implicit(&self) -> bool {
         true
-    }
-
-    /// Analytic Jacobian `∂f/∂y` of the non-quadrature block (`m × m`, row-major,
-    /// `m = dim − n_quadratures`) in the current mode. Returns `false` (the default) when the
-    /// model offers none; the analysis tools then use finite differences.
-    fn jacobian(&self, _t: f64, _y: &[f64], _jac: &mut [f64]) -> bool {
-        false
     }
 }

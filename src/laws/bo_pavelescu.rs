@@ -36,6 +36,20 @@ impl MuCurve for BoPavelescuParams {
     fn mu(&self, speed_mps: f64) -> f64 {
         self.mu_c + (self.mu_s - self.mu_c) * (-(speed_mps / self.v_s_mps).powf(self.shape)).exp()
     }
+    fn mu_derivative(&self, speed_mps: f64) -> f64 {
+        if speed_mps <= 0.0 {
+            return if self.shape < 1.0 {
+                f64::NEG_INFINITY
+            } else if self.shape == 1.0 {
+                -(self.mu_s - self.mu_c) / self.v_s_mps
+            } else {
+                0.0
+            };
+        }
+        let r = speed_mps / self.v_s_mps;
+        let rp = r.powf(self.shape);
+        -(self.mu_s - self.mu_c) * (-rp).exp() * self.shape * rp / speed_mps
+    }
     fn mu_static(&self) -> f64 {
         self.mu_s
     }

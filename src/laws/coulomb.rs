@@ -31,6 +31,9 @@ impl MuCurve for CoulombParams {
     fn mu(&self, _speed_mps: f64) -> f64 {
         self.mu_c
     }
+    fn mu_derivative(&self, _speed_mps: f64) -> f64 {
+        0.0
+    }
     fn mu_static(&self) -> f64 {
         self.mu_c
     }

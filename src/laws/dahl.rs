@@ -186,6 +186,10 @@ impl FrictionLaw for Dahl {
         false
     }
 
+    fn kinks_at_reversal(&self) -> bool {
+        true
+    }
+
     fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64) -> f64 {
         -self.params.f_c_n * sgn(v_rel_mps)
     }

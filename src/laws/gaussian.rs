@@ -34,6 +34,10 @@ impl MuCurve for GaussianParams {
         let r = speed_mps / self.v_s_mps;
         self.mu_c + (self.mu_s - self.mu_c) * (-r * r).exp()
     }
+    fn mu_derivative(&self, speed_mps: f64) -> f64 {
+        let r = speed_mps / self.v_s_mps;
+        -(self.mu_s - self.mu_c) * (-r * r).exp() * 2.0 * r / self.v_s_mps
+    }
     fn mu_static(&self) -> f64 {
         self.mu_s
     }

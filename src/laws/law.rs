@@ -1,6 +1,22 @@
 //! The interface every friction law implements.
 
 use super::{Contact, LawSwitch};
+
+/// Partial derivatives of a law at one state, for analytic Jacobians (`v = v_rel`, `s` the
+/// law's states, `F_hold` the holding force of the contact). The caller zeroes every entry.
+#[derive(Debug)]
+pub struct LawJacobian<'a> {
+    /// `∂F/∂v`.
+    pub df_dv: f64,
+    /// `∂F/∂F_hold` (1 in rigid stick, where the law returns the holding force).
+    pub df_dhold: f64,
+    /// `∂F/∂s_j`.
+    pub df_ds: &'a mut [f64],
+    /// `∂ṡ_i/∂v`.
+    pub dds_dv: &'a mut [f64],
+    /// `∂ṡ_i/∂s_j`, row-major.
+    pub dds_ds: &'a mut [f64],
+}
 use crate::integrate::Column;
 
 /// A friction law: maps `(v_rel, N, state, t)` to the friction force on body 1 and, for dynamic
@@ -30,6 +46,12 @@ pub trait FrictionLaw {
 
     /// Friction force on body 1 [N]; writes the state rates into `ds`.
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64;
+
+    /// Fills the partial derivatives at `(c, s)`; `false` (the default) means "not available"
+    /// and the integrator differentiates numerically. The rates must not depend on `F_hold`.
+    fn jacobian(&self, _c: &Contact, _s: &[f64], _j: &mut LawJacobian<'_>) -> bool {
+        false
+    }
 
     /// Number of event functions of the law.
     fn n_events(&self) -> usize {
@@ -64,6 +86,13 @@ pub trait FrictionLaw {
     /// Steady-state friction force on body 1 at constant `v_rel` and load [N] (the law's
     /// characteristic curve, e.g. for the friction–velocity plot).
     fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64;
+
+    /// Whether the rates or force have a kink at `v_rel = 0` (terms in `|v|`) that the law does
+    /// not already handle with its own events. Systems then place a velocity-reversal event
+    /// there, so no integration step straddles the kink.
+    fn kinks_at_reversal(&self) -> bool {
+        false
+    }
 
     /// Whether the law makes the equations stiff (then an implicit integrator is the default).
     fn is_stiff(&self) -> bool {

@@ -34,6 +34,11 @@ impl MuCurve for LorentzianParams {
         let r = speed_mps / self.v_s_mps;
         self.mu_c + (self.mu_s - self.mu_c) / (1.0 + r * r)
     }
+    fn mu_derivative(&self, speed_mps: f64) -> f64 {
+        let r = speed_mps / self.v_s_mps;
+        let d = 1.0 + r * r;
+        -(self.mu_s - self.mu_c) * 2.0 * r / (self.v_s_mps * d * d)
+    }
     fn mu_static(&self) -> f64 {
         self.mu_s
     }

@@ -9,7 +9,7 @@
 //! bump changes the friction level. Stiff: the bristle relaxation rate σ₀|v|/g reaches 1e4 s⁻¹
 //! with the 1995 values, so the default integrator is the L-stable Rodas4.
 
-use super::{Contact, FrictionLaw, sgn};
+use super::{Contact, FrictionLaw, LawJacobian, sgn};
 use crate::integrate::Column;
 
 /// Equation shown in the GUI and `tribolab laws`.
@@ -99,6 +99,41 @@ impl FrictionLaw for LuGre {
         let zdot = v - p.sigma0_n_per_m * v.abs() * z / g;
         ds[0] = zdot;
         -(p.sigma0_n_per_m * z + self.sigma1(v) * zdot + p.sigma2_ns_per_m * v)
+    }
+
+    fn kinks_at_reversal(&self) -> bool {
+        true
+    }
+
+    /// `∂ż/∂v = 1 − σ₀z·(sgn v·g − |v|·g′)/g²`, `∂ż/∂z = −σ₀|v|/g`,
+    /// `∂F/∂v = −(σ₁′(v)ż + σ₁(v)∂ż/∂v + σ₂)`, `∂F/∂z = −(σ₀ + σ₁(v)∂ż/∂z)`.
+    fn jacobian(&self, c: &Contact, s: &[f64], j: &mut LawJacobian<'_>) -> bool {
+        let p = &self.params;
+        let v = c.v_rel_mps;
+        let z = s[0];
+        let r = v * self.inv_v_s;
+        let e = (-r * r).exp();
+        let g_raw = c.load_ratio * (p.f_c_n + (p.f_s_n - p.f_c_n) * e);
+        if g_raw <= f64::MIN_POSITIVE {
+            return false;
+        }
+        let dg = c.load_ratio * (p.f_s_n - p.f_c_n) * e * (-2.0 * r * self.inv_v_s);
+        let s0 = p.sigma0_n_per_m;
+        let zdot = v - s0 * v.abs() * z / g_raw;
+        let dzdot_dv = 1.0 - s0 * z * (sgn(v) * g_raw - v.abs() * dg) / (g_raw * g_raw);
+        let dzdot_dz = -s0 * v.abs() / g_raw;
+        let (s1, ds1) = if p.v_d_mps > 0.0 {
+            let q = v / p.v_d_mps;
+            let e1 = p.sigma1_ns_per_m * (-q * q).exp();
+            (e1, e1 * (-2.0 * q / p.v_d_mps))
+        } else {
+            (p.sigma1_ns_per_m, 0.0)
+        };
+        j.df_dv = -(ds1 * zdot + s1 * dzdot_dv + p.sigma2_ns_per_m);
+        j.df_ds[0] = -(s0 + s1 * dzdot_dz);
+        j.dds_dv[0] = dzdot_dv;
+        j.dds_ds[0] = dzdot_dz;
+        true
     }
 
     fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64) -> f64 {

@@ -32,7 +32,7 @@ pub mod tustin;
 
 pub use contact::{Contact, LawSwitch, sgn};
 pub use irreversibility::{Branch, IrreversibleCurve, IrreversibleLaw};
-pub use law::FrictionLaw;
+pub use law::{FrictionLaw, LawJacobian};
 pub use normal_noise::{NoiseParams, NormalLoadNoise};
 pub use set_valued::StickMode;
 pub use sign_model::{REGULARIZATION_RANGE_MPS, SignModel};
@@ -246,6 +246,9 @@ impl FrictionLaw for Law {
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64 {
         dispatch!(self, l => l.eval(c, s, ds))
     }
+    fn jacobian(&self, c: &Contact, s: &[f64], j: &mut LawJacobian<'_>) -> bool {
+        dispatch!(self, l => l.jacobian(c, s, j))
+    }
     fn n_events(&self) -> usize {
         dispatch!(self, l => l.n_events())
     }
@@ -269,5 +272,8 @@ impl FrictionLaw for Law {
     }
     fn is_stiff(&self) -> bool {
         dispatch!(self, l => l.is_stiff())
+    }
+    fn kinks_at_reversal(&self) -> bool {
+        dispatch!(self, l => l.kinks_at_reversal())
     }
 }

@@ -40,6 +40,11 @@ impl MuCurve for PoppStelterParams {
             + (self.mu_s - self.mu_c) / (1.0 + self.eta1_s_per_m * speed_mps)
             + self.eta2_s2_per_m2 * speed_mps * speed_mps
     }
+    fn mu_derivative(&self, speed_mps: f64) -> f64 {
+        let d = 1.0 + self.eta1_s_per_m * speed_mps;
+        -(self.mu_s - self.mu_c) * self.eta1_s_per_m / (d * d)
+            + 2.0 * self.eta2_s2_per_m2 * speed_mps
+    }
     fn mu_static(&self) -> f64 {
         self.mu_s
     }

@@ -34,6 +34,9 @@ impl MuCurve for StaticKineticParams {
     fn mu(&self, _speed_mps: f64) -> f64 {
         self.mu_k
     }
+    fn mu_derivative(&self, _speed_mps: f64) -> f64 {
+        0.0
+    }
     fn mu_static(&self) -> f64 {
         self.mu_s
     }

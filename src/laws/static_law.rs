@@ -2,12 +2,14 @@
 //! sign treatment: set-valued stick, tanh/arctan smoothing or Karnopp's band (MODELS §2.1–2.4).
 
 use super::set_valued::StickMode;
-use super::{Contact, FrictionLaw, LawSwitch, SignModel, sgn};
+use super::{Contact, FrictionLaw, LawJacobian, LawSwitch, SignModel, sgn};
 
 /// A friction coefficient curve `μ(|v|)` with its static threshold.
 pub trait MuCurve {
     /// Sliding friction coefficient at speed `|v_rel|` > 0 (−).
     fn mu(&self, speed_mps: f64) -> f64;
+    /// Derivative `dμ/d|v|` at speed `|v_rel|` [s/m] (for the analytic Jacobian).
+    fn mu_derivative(&self, speed_mps: f64) -> f64;
     /// Static coefficient `μ_S`: the stick threshold is `μ_S·N`.
     fn mu_static(&self) -> f64;
     /// Viscous coefficient `c_v` [N·s/m].
@@ -99,6 +101,44 @@ impl<C: MuCurve> FrictionLaw for StaticLaw<C> {
 
     fn stuck(&self) -> Option<bool> {
         (self.params.sign_model() == SignModel::SetValued).then(|| self.mode.is_stick())
+    }
+
+    fn jacobian(&self, c: &Contact, _s: &[f64], j: &mut LawJacobian<'_>) -> bool {
+        let p = &self.params;
+        let v = c.v_rel_mps;
+        let n = c.normal_load_n;
+        let (df_dv, df_dhold) = match p.sign_model() {
+            SignModel::SetValued => match self.mode {
+                StickMode::Stick => (0.0, 1.0),
+                StickMode::Slip(dir) => {
+                    let sign = if v == 0.0 { dir } else { sgn(v) };
+                    (
+                        -dir * p.mu_derivative(v.abs()) * sign * n - p.viscous(),
+                        0.0,
+                    )
+                }
+            },
+            sm @ (SignModel::Tanh(ve) | SignModel::Arctan(ve)) => {
+                let sigma = sm.smooth_sign(v);
+                let x = v / ve;
+                let dsigma = match sm {
+                    SignModel::Tanh(_) => (1.0 - sigma * sigma) / ve,
+                    _ => std::f64::consts::FRAC_2_PI / (ve * (1.0 + x * x)),
+                };
+                let dmu = p.mu_derivative(v.abs()) * sgn(v);
+                (
+                    -n * (dmu * sigma + p.mu(v.abs()) * dsigma) - p.viscous(),
+                    0.0,
+                )
+            }
+            SignModel::Karnopp(_) => return false,
+        };
+        if !df_dv.is_finite() {
+            return false;
+        }
+        j.df_dv = df_dv;
+        j.df_dhold = df_dhold;
+        true
     }
 
     fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64 {

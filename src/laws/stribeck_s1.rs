@@ -35,6 +35,10 @@ impl MuCurve for StribeckS1Params {
     fn mu(&self, speed_mps: f64) -> f64 {
         self.mu_c + (self.mu_s - self.mu_c) / (1.0 + self.delta_s_per_m * speed_mps)
     }
+    fn mu_derivative(&self, speed_mps: f64) -> f64 {
+        let d = 1.0 + self.delta_s_per_m * speed_mps;
+        -(self.mu_s - self.mu_c) * self.delta_s_per_m / (d * d)
+    }
     fn mu_static(&self) -> f64 {
         self.mu_s
     }

@@ -33,6 +33,9 @@ impl MuCurve for TustinParams {
     fn mu(&self, speed_mps: f64) -> f64 {
         self.mu_c + (self.mu_s - self.mu_c) * (-speed_mps / self.v_s_mps).exp()
     }
+    fn mu_derivative(&self, speed_mps: f64) -> f64 {
+        -(self.mu_s - self.mu_c) / self.v_s_mps * (-speed_mps / self.v_s_mps).exp()
+    }
     fn mu_static(&self) -> f64 {
         self.mu_s
     }

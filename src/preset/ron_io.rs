@@ -31,3 +31,11 @@ pub fn to_pretty<T: Serialize>(value: &T) -> Result<String, String> {
         .to_string_pretty(value, cfg)
         .map_err(|e| e.to_string())
 }
+
+/// One-line RON text of a value (for editing a field in place).
+pub fn to_compact<T: Serialize>(value: &T) -> Result<String, String> {
+    ron::Options::default()
+        .with_default_extension(extensions())
+        .to_string(value)
+        .map_err(|e| e.to_string())
+}

@@ -6,6 +6,7 @@
 use crate::integrate::driver::DriverSettings;
 use crate::integrate::{Column, Method, Model, SimError, Simulation};
 use crate::laws::{Contact, FrictionLaw, Law};
+use crate::systems::reversal::Reversal;
 
 /// An imposed relative motion.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,6 +47,21 @@ pub enum Motion {
 }
 
 impl Motion {
+    /// Shortest period contained in the motion (∞ for constant velocity) [s].
+    pub fn fastest_period_s(&self) -> f64 {
+        match *self {
+            Motion::ConstantVelocity { .. } => f64::INFINITY,
+            Motion::Sine { frequency_hz, .. } | Motion::VelocitySine { frequency_hz, .. } => {
+                1.0 / frequency_hz
+            }
+            Motion::SineWithHarmonic {
+                frequency_hz,
+                harmonic,
+                ..
+            } => 1.0 / (frequency_hz * harmonic.max(1.0)),
+        }
+    }
+
     /// Imposed velocity at `t` [m/s].
     pub fn velocity_mps(&self, t: f64) -> f64 {
         use std::f64::consts::TAU;
@@ -80,17 +96,26 @@ pub struct PrescribedMotion {
     motion: Motion,
     normal_load_n: f64,
     n_law: usize,
+    n_law_events: usize,
+    /// Velocity-reversal event for laws with a kink at `v = 0`.
+    reversal: Option<Reversal>,
 }
 
 impl PrescribedMotion {
     /// A rig driving `law` with `motion` at constant normal load.
     pub fn new(law: Law, motion: Motion, normal_load_n: f64) -> Self {
         let n_law = law.n_states();
+        let n_law_events = law.n_events();
+        let reversal = law
+            .kinks_at_reversal()
+            .then(|| Reversal::new(motion.velocity_mps(0.0)));
         Self {
             law,
             motion,
             normal_load_n,
             n_law,
+            n_law_events,
+            reversal,
         }
     }
 
@@ -117,6 +142,12 @@ impl Model for PrescribedMotion {
         v
     }
 
+    /// A step never spans more than 1/32 of the motion's shortest period, so a velocity
+    /// reversal (an event for hysteretic laws) cannot fall between two step ends unseen.
+    fn max_step_s(&self) -> f64 {
+        self.motion.fastest_period_s() / 32.0
+    }
+
     fn state_scales(&self, scales: &mut [f64]) {
         scales[0] = 1e-3;
         self.law.state_scales(&mut scales[1..]);
@@ -135,14 +166,25 @@ impl Model for PrescribedMotion {
     }
 
     fn n_events(&self) -> usize {
-        self.law.n_events()
+        self.n_law_events + usize::from(self.reversal.is_some())
     }
 
     fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
-        self.law.events(&self.contact(t), &y[1..], g);
+        let c = self.contact(t);
+        let ne = self.n_law_events;
+        self.law.events(&c, &y[1..], &mut g[..ne]);
+        if let Some(r) = &self.reversal {
+            g[ne] = r.guard(c.v_rel_mps);
+        }
     }
 
     fn apply_event(&mut self, index: usize, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+        if index == self.n_law_events {
+            if let Some(r) = self.reversal.as_mut() {
+                r.flip();
+            }
+            return Ok(());
+        }
         let c = self.contact(t);
         self.law.apply_event(index, &c, &mut y[1..]);
         Ok(())

@@ -10,8 +10,9 @@
 //! `E_kin + E_spring = E₀ + W_b + W_f − W_c` checks every run.
 
 use super::joint::BeltJoint;
+use super::reversal::Reversal;
 use crate::integrate::{Column, Model, SimError};
-use crate::laws::{Contact, FrictionLaw, Law, LawSwitch, NormalLoadNoise};
+use crate::laws::{Contact, FrictionLaw, Law, LawJacobian, LawSwitch, NormalLoadNoise};
 
 /// Equation of motion shown in the GUI.
 pub const EQUATION: &str = "m·ẍ + c·ẋ + k·x = F_f(ẋ − v_b, N(t)),  v_b = 2π·R_w·n/60";
@@ -77,6 +78,9 @@ pub struct BeltBlock {
     belt_speed_mps: f64,
     inv_mass: f64,
     n_law: usize,
+    n_law_events: usize,
+    /// Velocity-reversal event for laws with a kink at `v_rel = 0`.
+    reversal: Option<Reversal>,
     /// Mechanical energy at the start of the run [J].
     initial_energy_j: f64,
 }
@@ -92,6 +96,10 @@ impl BeltBlock {
             belt_speed_mps,
         );
         let n_law = law.n_states();
+        let n_law_events = law.n_events();
+        let reversal = law
+            .kinks_at_reversal()
+            .then(|| Reversal::new(params.initial_slip_velocity_mps));
         let inv_mass = 1.0 / params.mass_kg;
         Self {
             params,
@@ -101,6 +109,8 @@ impl BeltBlock {
             belt_speed_mps,
             inv_mass,
             n_law,
+            n_law_events,
+            reversal,
             initial_energy_j: 0.0,
         }
     }
@@ -283,6 +293,9 @@ impl Model for BeltBlock {
         let n = self.n_law;
         let switch = self.law.initialize(&c, &mut y[2..2 + n]);
         self.apply_switch(switch, y);
+        if let Some(r) = self.reversal.as_mut() {
+            r.reset(y[1] - self.belt_speed_mps);
+        }
         // E₀ such that the balance error is zero now; at t = 0 the work integrals are zero and
         // this is the initial energy, after a live parameter change it restarts the check.
         let q = 2 + n;
@@ -305,16 +318,84 @@ impl Model for BeltBlock {
         dy[q + 2] = p.damping_ns_per_m * v * v;
     }
 
+    /// Rows `x, v, law states, W_f, W_b, W_c`; columns `x, v, law states`. With
+    /// `F_hold = k·x + c·ẋ`: `∂ẍ/∂x = (∂F/∂F_hold − 1)·k/m`, `∂ẍ/∂ẋ = (∂F/∂v + (∂F/∂F_hold − 1)·c)/m`.
+    fn jacobian(&self, t: f64, y: &[f64], jac: &mut [f64]) -> bool {
+        const MAX_LAW: usize = 8;
+        let n = self.n_law;
+        if n > MAX_LAW {
+            return false;
+        }
+        let (mut df_ds, mut dds_dv, mut dds_ds) =
+            ([0.0; MAX_LAW], [0.0; MAX_LAW], [0.0; MAX_LAW * MAX_LAW]);
+        let mut lj = LawJacobian {
+            df_dv: 0.0,
+            df_dhold: 0.0,
+            df_ds: &mut df_ds[..n],
+            dds_dv: &mut dds_dv[..n],
+            dds_ds: &mut dds_ds[..n * n],
+        };
+        let c = self.contact(t, y);
+        if !self.law.jacobian(&c, self.law_states(y), &mut lj) {
+            return false;
+        }
+        let p = &self.params;
+        let (k, cd, m_inv) = (p.stiffness_n_per_m, p.damping_ns_per_m, self.inv_mass);
+        let nd = 2 + n;
+        jac.iter_mut().for_each(|v| *v = 0.0);
+        // ∂F/∂x and ∂F/∂ẋ through F_hold and v_rel.
+        let df_dx = lj.df_dhold * k;
+        let df_dxd = lj.df_dv + lj.df_dhold * cd;
+        jac[1] = 1.0;
+        jac[nd] = (df_dx - k) * m_inv;
+        jac[nd + 1] = (df_dxd - cd) * m_inv;
+        for jj in 0..n {
+            jac[nd + 2 + jj] = lj.df_ds[jj] * m_inv;
+        }
+        for i in 0..n {
+            let row = (2 + i) * nd;
+            jac[row + 1] = lj.dds_dv[i];
+            for jj in 0..n {
+                jac[row + 2 + jj] = lj.dds_ds[i * n + jj];
+            }
+        }
+        // Work integrals: Ẇ_f = F·v_rel, Ẇ_b = F·v_b, Ẇ_c = c·ẋ².
+        let f = self.friction_force_n(t, y);
+        let v_rel = c.v_rel_mps;
+        let vb = self.belt_speed_mps;
+        let q = nd * nd;
+        jac[q] = df_dx * v_rel;
+        jac[q + 1] = df_dxd * v_rel + f;
+        jac[q + nd] = df_dx * vb;
+        jac[q + nd + 1] = df_dxd * vb;
+        for jj in 0..n {
+            jac[q + 2 + jj] = lj.df_ds[jj] * v_rel;
+            jac[q + nd + 2 + jj] = lj.df_ds[jj] * vb;
+        }
+        jac[q + 2 * nd + 1] = 2.0 * cd * y[1];
+        true
+    }
+
     fn n_events(&self) -> usize {
-        self.law.n_events()
+        self.n_law_events + usize::from(self.reversal.is_some())
     }
 
     fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
         let c = self.contact(t, y);
-        self.law.events(&c, self.law_states(y), g);
+        let ne = self.n_law_events;
+        self.law.events(&c, self.law_states(y), &mut g[..ne]);
+        if let Some(r) = &self.reversal {
+            g[ne] = r.guard(c.v_rel_mps);
+        }
     }
 
     fn apply_event(&mut self, index: usize, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+        if index == self.n_law_events {
+            if let Some(r) = self.reversal.as_mut() {
+                r.flip();
+            }
+            return Ok(());
+        }
         let c = self.contact(t, y);
         let n = self.n_law;
         let switch = self.law.apply_event(index, &c, &mut y[2..2 + n]);

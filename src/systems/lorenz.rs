@@ -81,6 +81,7 @@ impl Model for Lorenz {
         dy[2] = y[0] * y[1] - p.beta * y[2];
     }
 
+    /// `3 × 3` (no quadratures).
     fn jacobian(&self, _t: f64, y: &[f64], jac: &mut [f64]) -> bool {
         let p = &self.params;
         jac.copy_from_slice(&[

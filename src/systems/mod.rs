@@ -16,6 +16,7 @@ pub mod henon;
 pub mod joint;
 pub mod logistic;
 pub mod lorenz;
+pub mod reversal;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,5 @@
 //! Small self-contained helpers with no physics in them.
 
 pub mod atomic_write;
+pub mod json;
 pub mod rng;

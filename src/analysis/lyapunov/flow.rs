@@ -76,7 +76,7 @@ impl FlowSpectrum {
         let m = super::jacobian::active_dim(model.as_ref());
         let k = opts.n_exponents.unwrap_or(m).clamp(1, m);
         let analytic = {
-            let mut jac = vec![0.0; m * m];
+            let mut jac = vec![0.0; model.dim() * m];
             model.jacobian(0.0, &y0, &mut jac)
         };
         let implicit = match settings.method {

@@ -20,6 +20,8 @@ pub struct Work {
     fm: Vec<f64>,
     gp: Vec<f64>,
     gm: Vec<f64>,
+    /// The model's own `n × m` Jacobian.
+    full: Vec<f64>,
 }
 
 impl Work {
@@ -31,6 +33,7 @@ impl Work {
             fm: vec![0.0; n],
             gp: vec![0.0; n_events],
             gm: vec![0.0; n_events],
+            full: Vec::new(),
         }
     }
 }
@@ -41,7 +44,8 @@ pub fn active_dim(model: &dyn Model) -> usize {
 }
 
 /// `J = ∂f/∂y` (`m × m`, row-major) at `(t, y)` in the current mode; returns `true` when it
-/// came from the model's analytic [`Model::jacobian`].
+/// came from the model's analytic [`Model::jacobian`] (whose `n × m` matrix also has the
+/// quadrature rows, dropped here).
 pub fn jacobian(
     model: &dyn Model,
     t: f64,
@@ -50,8 +54,10 @@ pub fn jacobian(
     jac: &mut [f64],
     work: &mut Work,
 ) -> bool {
-    let m = active_dim(model);
-    if model.jacobian(t, y, jac) {
+    let (n, m) = (model.dim(), active_dim(model));
+    work.full.resize(n * m, 0.0);
+    if model.jacobian(t, y, &mut work.full) {
+        jac[..m * m].copy_from_slice(&work.full[..m * m]);
         return true;
     }
     work.y.clear();

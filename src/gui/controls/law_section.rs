@@ -58,6 +58,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
             if let Some(sign) = app.session.preset.law.sign_model_mut() {
                 changed |= sign_model_ui(ui, sign);
             }
+            changed |= extra_fields_ui(ui, app.session.preset.law.params_mut());
         });
     egui::CollapsingHeader::new("Normal-load noise")
         .default_open(false)
@@ -94,6 +95,52 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     if changed {
         app.apply_preset();
     }
+}
+
+/// The law's other non-numeric options (e.g. the overstress form, an explicit element list),
+/// edited as RON text and applied when the text parses.
+fn extra_fields_ui(ui: &mut egui::Ui, params: &mut dyn ParamSet) -> bool {
+    let mut changed = false;
+    for &key in params.extra_keys() {
+        if key == "sign" {
+            continue;
+        }
+        let Some(current) = params.get_text(key) else {
+            continue;
+        };
+        let id = ui.scope_id().with(("extra", key));
+        let mut text = ui
+            .data_mut(|d| d.get_temp::<String>(id))
+            .unwrap_or_else(|| current.clone());
+        let response = ui
+            .horizontal(|ui| {
+                let r = ui.add(
+                    egui::TextEdit::singleline(&mut text)
+                        .desired_width(180.0)
+                        .font(egui::TextStyle::Monospace),
+                );
+                ui.label(key);
+                r
+            })
+            .inner
+            .on_hover_text("RON value; press Enter to apply");
+        let commit = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if commit && text != current {
+            match params.set_text(key, &text) {
+                Ok(()) => {
+                    changed = true;
+                    ui.data_mut(|d| d.remove::<String>(id));
+                }
+                Err(e) => {
+                    ui.data_mut(|d| d.insert_temp(id, text.clone()));
+                    ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+                }
+            }
+        } else if response.has_focus() || text != current {
+            ui.data_mut(|d| d.insert_temp(id, text));
+        }
+    }
+    changed
 }
 
 fn sign_model_ui(ui: &mut egui::Ui, sign: &mut SignModel) -> bool {

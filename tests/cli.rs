@@ -1,0 +1,183 @@
+//! The `tribolab` command line: runs, `--set`, listings, and every kind of bad input giving a
+//! clear message, a non-zero exit and no partial output file.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tribolab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tribolab"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tribolab-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn column(csv: &str, name: &str) -> Vec<f64> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let i = header.iter().position(|h| *h == name).unwrap();
+    lines
+        .map(|l| l.split(',').nth(i).unwrap().parse::<f64>().unwrap())
+        .collect()
+}
+
+#[test]
+fn laws_lists_every_law_with_keys_and_units() {
+    let out = tribolab(&["laws"]);
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    for law in tribolab::laws::LAWS {
+        assert!(s.contains(law.variant), "{} missing", law.variant);
+        for m in law.meta {
+            assert!(
+                s.contains(&format!("law.{}", m.key)),
+                "{}.{}",
+                law.variant,
+                m.key
+            );
+        }
+    }
+    assert!(s.contains("N/m") && s.contains("m/s"));
+}
+
+#[test]
+fn run_writes_csv_with_t_first_and_honours_set_and_duration() {
+    let dir = temp_dir("run");
+    let out_file = dir.join("cycle.csv");
+    let out = tribolab(&[
+        "run",
+        "coulomb_stick_slip_undamped",
+        "--duration",
+        "3",
+        "--set",
+        "law.mu_s=0.45",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let csv = std::fs::read_to_string(&out_file).unwrap();
+    assert!(csv.starts_with("t,x,v,v_rel,friction_force"));
+    let t = column(&csv, "t");
+    assert_eq!(*t.last().unwrap(), 3.0);
+    // Break-away at μ_S·N = 0.45 · 10 N.
+    let f_max = column(&csv, "friction_force")
+        .into_iter()
+        .fold(f64::MIN, f64::max);
+    assert!((f_max - 4.5).abs() < 1e-9, "{f_max}");
+    // Without --out the CSV goes to stdout.
+    let out = tribolab(&["run", "coulomb_stick_slip_undamped", "--duration", "0.01"]);
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout).lines().count(), 1 + 11);
+}
+
+/// Runs a failing command and checks the message, the exit code and the output file.
+fn fails(args: &[&str], out_file: &Path, message: &str) {
+    let out = tribolab(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    let err = text(&out.stderr);
+    assert!(err.contains(message), "{args:?}: stderr was\n{err}");
+    if out_file.exists() {
+        assert_eq!(std::fs::read_to_string(out_file).unwrap(), "precious");
+    }
+    let dir = out_file.parent().unwrap();
+    let leftovers = std::fs::read_dir(dir).unwrap().count();
+    assert!(leftovers <= 1, "temporary files left in {}", dir.display());
+}
+
+#[test]
+fn bad_input_fails_cleanly_and_keeps_files() {
+    let dir = temp_dir("bad");
+    let out_file = dir.join("keep.csv");
+    std::fs::write(&out_file, "precious").unwrap();
+    let o = out_file.to_str().unwrap();
+    let p = "coulomb_stick_slip_undamped";
+    fails(
+        &["run", p, "--set", "law=nonsense", "--out", o],
+        &out_file,
+        "unknown law",
+    );
+    fails(
+        &["run", p, "--set", "system.mas=2", "--out", o],
+        &out_file,
+        "unknown key `mas`",
+    );
+    fails(
+        &["run", p, "--set", "law.mu_s=NaN", "--out", o],
+        &out_file,
+        "finite",
+    );
+    fails(
+        &["run", p, "--set", "law.mu_s=7", "--out", o],
+        &out_file,
+        "outside the allowed range",
+    );
+    fails(
+        &["run", p, "--duration", "-1", "--out", o],
+        &out_file,
+        "--duration",
+    );
+    fails(
+        &["run", "no/such/preset.ron", "--out", o],
+        &out_file,
+        "no such file",
+    );
+    fails(&["frobnicate"], &out_file, "unknown command");
+    // A diverging integration: RK4 with a step far beyond LuGre's stability limit.
+    fails(
+        &[
+            "run",
+            "lugre_canudas_1995",
+            "--set",
+            "run.integrator=Rk4",
+            "--set",
+            "run.rk4_dt=0.01",
+            "--out",
+            o,
+        ],
+        &out_file,
+        "integration diverged at t = ",
+    );
+}
+
+#[test]
+fn check_prints_every_problem_with_position() {
+    let dir = temp_dir("check");
+    let bad = dir.join("bad.ron");
+    std::fs::write(
+        &bad,
+        "(\n    system: BeltBlock(mass: 0.0, stiffness: inf),\n    law: Tustin(v_s: -1.0),\n)\n",
+    )
+    .unwrap();
+    let out = tribolab(&["check", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    let b = bad.display();
+    assert!(err.contains(&format!("{b}:2:23: system.mass:")), "{err}");
+    assert!(
+        err.contains(&format!("{b}:2:34: system.stiffness:")),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{b}:3:17: law.v_s:")), "{err}");
+    // Syntax and unknown fields: one error with its position and field path.
+    std::fs::write(&bad, "(\n    law: Tustin(v_S: 0.1),\n)\n").unwrap();
+    let err = text(&tribolab(&["check", bad.to_str().unwrap()]).stderr);
+    assert!(
+        err.contains(&format!("{b}:2:17")) && err.contains("v_S"),
+        "{err}"
+    );
+    let good = dir.join("good.ron");
+    std::fs::write(&good, "(law: LuGre(sigma0: 2e5))\n").unwrap();
+    let out = tribolab(&["check", good.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}

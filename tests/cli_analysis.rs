@@ -1,0 +1,189 @@
+//! `tribolab floquet` and `tribolab sweep` end to end: output formats, exit codes and atomic
+//! output files.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn tribolab(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tribolab"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tribolab-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The number after `"key": ` in flat JSON text.
+fn json_number(text: &str, key: &str) -> f64 {
+    let pat = format!("\"{key}\": ");
+    let start = text.find(&pat).unwrap() + pat.len();
+    let end = start + text[start..].find([',', '\n', '}']).unwrap();
+    text[start..end].trim().parse().unwrap()
+}
+
+#[test]
+fn floquet_reports_the_closed_form_cycle_as_text_and_json() {
+    let out = tribolab(&["floquet", "coulomb_stick_slip_undamped", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert!((json_number(&json, "period_s") - 0.671238898038469).abs() < 1e-9);
+    assert!(json.contains("\"verdict\": \"stable\""), "{json}");
+    assert!(json.contains("\"trivial_index\": 0"), "{json}");
+    assert_eq!(json_number(&json, "switches_per_period"), 2.0);
+
+    let out = tribolab(&[
+        "floquet",
+        "coulomb_stick_slip_undamped",
+        "--set",
+        "law.mu_s=0.45",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    // D = 0.015 m: T = 0.3 + (2π − 2·atan(1.5))/10 = 0.7319528...
+    let period = 0.3 + (2.0 * std::f64::consts::PI - 2.0 * 1.5f64.atan()) / 10.0;
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("period"))
+        .unwrap();
+    let value: f64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!((value - period).abs() < 1e-8, "{line} vs {period}");
+    assert!(text.contains("trivial") && text.contains("asymptotically stable"));
+}
+
+#[test]
+fn floquet_fails_cleanly_without_an_orbit() {
+    // Normal-load noise: no orbit is periodic.
+    let out = tribolab(&[
+        "floquet",
+        "coulomb_stick_slip_undamped",
+        "--set",
+        "noise=on",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("aperiodic"), "{err}");
+    let out = tribolab(&[
+        "floquet",
+        "coulomb_stick_slip_undamped",
+        "--section",
+        "bogus",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn sweep_writes_one_row_per_poincare_point_with_the_parameter_first() {
+    let dir = scratch_dir("sweep");
+    let file = dir.join("diagram.csv");
+    let out = tribolab(&[
+        "sweep",
+        "coulomb_stick_slip_undamped",
+        "--param",
+        "law.mu_s",
+        "--from",
+        "0.35",
+        "--to",
+        "0.45",
+        "--steps",
+        "3",
+        "--duration",
+        "8",
+        "--transient",
+        "4",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(&file).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(&header[..5], ["law.mu_s", "branch", "section", "t", "x"]);
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert!(rows.iter().any(|r| r[1] == "up") && rows.iter().any(|r| r[1] == "down"));
+    for r in &rows {
+        assert_eq!(r.len(), header.len());
+        assert_eq!(r[2], "stick onset");
+        let mu_s: f64 = r[0].parse().unwrap();
+        let x: f64 = r[4].parse().unwrap();
+        // Re-stick at (2μ_K − μ_S)·N/k.
+        assert!((x - (0.6 - mu_s) * 0.1).abs() < 1e-9, "{r:?}");
+    }
+    // Response-frequency mode: one row per run.
+    let out = tribolab(&[
+        "sweep",
+        "coulomb_stick_slip_undamped",
+        "--param",
+        "system.wheel_rpm",
+        "--from",
+        "8",
+        "--to",
+        "12",
+        "--steps",
+        "2",
+        "--duration",
+        "30",
+        "--transient",
+        "5",
+        "--fixed",
+        "--response",
+        "--quiet",
+    ]);
+    assert!(out.status.success());
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "system.wheel_rpm,branch,belt_turn_hz,response_hz,amplitude"
+    );
+    assert_eq!(lines.len(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn failed_sweep_leaves_no_file() {
+    let dir = scratch_dir("fail");
+    let file = dir.join("diagram.csv");
+    std::fs::write(&file, "old").unwrap();
+    let out = tribolab(&[
+        "sweep",
+        "coulomb_stick_slip_undamped",
+        "--param",
+        "law.mu_s",
+        "--from",
+        "0.4",
+        "--to",
+        "3",
+        "--steps",
+        "2",
+        "--duration",
+        "2",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("law.mu_s = 3"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "temporary file left behind"
+    );
+    let out = tribolab(&["sweep", "coulomb_stick_slip_undamped", "--from", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
