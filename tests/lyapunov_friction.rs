@@ -252,6 +252,10 @@ fn damped_stribeck_stick_slip_is_a_limit_cycle() {
     assert!(s.exponents[0].abs() < 5.0 / 150.0, "{:?}", s.exponents);
     assert_eq!(s.exponents[1], f64::NEG_INFINITY);
     assert!(s.switches > 100);
+    // Reference and shadow cross each switching surface ~d₀ apart in time: both switches must
+    // be taken (a missed one left the reference slipping in the wrong mode, λ₁ ≈ +158/s).
+    let l1 = r.largest.as_ref().unwrap().exponent;
+    assert!(l1.abs() < 5.0 / 150.0, "Benettin λ₁ = {l1}");
     assert_eq!(r.classification.attractor, Attractor::LimitCycle);
     assert_eq!(r.classification.kaplan_yorke, 1.0);
 }
@@ -358,4 +362,35 @@ fn benettin_shadow_keeps_law_memory() {
     let r = analyze(&preset, &opts, true).unwrap();
     let l = r.largest.unwrap();
     assert!(l.exponent.is_finite() && l.averaging_time >= 24.0, "{l:?}");
+}
+
+/// A stable equilibrium (Dahl pre-sliding bench: gross sliding at x = F_C/k after the ring-down):
+/// λ₁ = λ₂ = −c/(2m) = −0.5/s for the block's damped mode, Benettin's λ₁ the same. With
+/// d₀ = 10⁻⁸ at rtol = 1e-8 the shadow's separation drowned in integration error (−1.11/s).
+#[test]
+fn equilibrium_exponents_by_spectrum_and_benettin_agree() {
+    let preset = builtin::load("dahl_presliding").unwrap().unwrap();
+    let opts = LyapunovOptions {
+        transient: 20.0,
+        duration: 40.0,
+        ..LyapunovOptions::default()
+    };
+    let r = analyze(&preset, &opts, true).unwrap();
+    let s = &r.spectrum;
+    let l1 = r.largest.as_ref().unwrap().exponent;
+    println!("Dahl λ = {:?}, Benettin {l1}", s.exponents);
+    let (c, m) = (1.0, 1.0);
+    let expected = -c / (2.0 * m);
+    for l in &s.exponents[..2] {
+        assert!(
+            (l - expected).abs() < 0.05 * expected.abs(),
+            "{:?}",
+            s.exponents
+        );
+    }
+    assert!(
+        (l1 - expected).abs() < 0.05 * expected.abs(),
+        "Benettin {l1}"
+    );
+    assert_eq!(r.classification.attractor, Attractor::Equilibrium);
 }

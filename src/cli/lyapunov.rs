@@ -7,6 +7,7 @@ use super::{CliError, format_number, load_preset_arg, stdout_result};
 use crate::analysis::classify::{PoincareShape, SystemKind};
 use crate::analysis::lyapunov::{LyapunovError, LyapunovOptions, Report, analyze};
 use crate::preset::Preset;
+use crate::util::json::Json;
 
 /// Options of `tribolab lyapunov`.
 #[derive(Debug, Default, PartialEq)]
@@ -21,6 +22,8 @@ pub struct LyapunovArgs {
     pub tau: Option<f64>,
     /// `--exponents K`: only the K largest.
     pub exponents: Option<usize>,
+    /// `--separation D`: Benettin's initial separation relative to the attractor's extent.
+    pub separation: Option<f64>,
     /// `--set PATH=VALUE`, in order.
     pub sets: Vec<(String, String)>,
     /// `--no-benettin`: skip the two-trajectory estimate.
@@ -65,6 +68,7 @@ pub fn parse(args: &[String]) -> Result<LyapunovArgs, CliError> {
             "--duration" => out.duration = Some(number(flag, &value(flag)?, true)?),
             "--transient" => out.transient = Some(number(flag, &value(flag)?, false)?),
             "--tau" => out.tau = Some(number(flag, &value(flag)?, true)?),
+            "--separation" => out.separation = Some(number(flag, &value(flag)?, true)?),
             "--exponents" => {
                 let v = value(flag)?;
                 let k: usize = v.parse().ok().filter(|k| *k > 0).ok_or_else(|| {
@@ -121,6 +125,7 @@ pub fn options(a: &LyapunovArgs, preset: &Preset) -> LyapunovOptions {
         renorm_interval: a.tau.unwrap_or(1.0),
         n_exponents: a.exponents,
         fast_stiff: a.fast_stiff,
+        separation: a.separation,
         ..LyapunovOptions::default()
     }
 }
@@ -282,34 +287,6 @@ pub fn write_text(
     Ok(())
 }
 
-fn json_num(v: f64) -> String {
-    if v.is_finite() {
-        format_number(v)
-    } else {
-        "null".into()
-    }
-}
-
-fn json_str(s: &str) -> String {
-    let mut o = String::with_capacity(s.len() + 2);
-    o.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
-fn json_array(v: impl IntoIterator<Item = String>) -> String {
-    format!("[{}]", v.into_iter().collect::<Vec<_>>().join(", "))
-}
-
 /// Machine-readable report (one JSON object; `−∞` exponents are `null` with
 /// `"minus_infinity": true` at their index).
 pub fn write_json(
@@ -321,79 +298,69 @@ pub fn write_json(
 ) -> std::io::Result<()> {
     let s = &r.spectrum;
     let c = &r.classification;
+    let count = |n: u64| Json::Int(i64::try_from(n).unwrap_or(i64::MAX));
     let forcing = match s.kind {
-        SystemKind::Forced { period } => json_num(period),
-        _ => "null".into(),
+        SystemKind::Forced { period } => Json::Num(period),
+        _ => Json::Null,
     };
-    let benettin = match &r.largest {
-        Some(l) => format!(
-            "{{\"exponent\": {}, \"separation\": {}, \"averaging_time\": {}}}",
-            json_num(l.exponent),
-            json_num(l.separation),
-            json_num(l.averaging_time)
-        ),
-        None => "null".into(),
-    };
+    let benettin = r.largest.as_ref().map_or(Json::Null, |l| {
+        Json::obj([
+            ("exponent", Json::Num(l.exponent)),
+            ("separation", Json::Num(l.separation)),
+            ("averaging_time", Json::Num(l.averaging_time)),
+        ])
+    });
     let poincare = match c.poincare {
-        PoincareShape::Unknown => "\"unknown\"".into(),
-        PoincareShape::Points(k) => format!("{{\"points\": {k}}}"),
-        PoincareShape::ClosedCurve => "\"closed_curve\"".into(),
-        PoincareShape::Scattered => "\"scattered\"".into(),
+        PoincareShape::Unknown => Json::Str("unknown".into()),
+        PoincareShape::Points(k) => Json::obj([("points", Json::count(k))]),
+        PoincareShape::ClosedCurve => Json::Str("closed_curve".into()),
+        PoincareShape::Scattered => Json::Str("scattered".into()),
     };
-    let fields = [
-        ("preset", json_str(source)),
-        ("name", json_str(&preset.name)),
-        ("system", json_str(preset.system.variant())),
-        ("kind", json_str(kind_key(s.kind))),
+    let doc = Json::obj([
+        ("preset", Json::Str(source.into())),
+        ("name", Json::Str(preset.name.clone())),
+        ("system", Json::Str(preset.system.variant().into())),
+        ("kind", Json::Str(kind_key(s.kind).into())),
         ("forcing_period_s", forcing),
-        ("unit", json_str(s.kind.unit())),
-        ("transient", json_num(opts.transient)),
-        ("averaging_time", json_num(s.averaging_time)),
-        ("renormalisation_interval", json_num(opts.renorm_interval)),
-        ("method", json_str(s.method)),
-        ("integrator", json_str(s.integrator)),
-        (
-            "exponents",
-            json_array(s.exponents.iter().map(|v| json_num(*v))),
-        ),
+        ("unit", Json::Str(s.kind.unit().into())),
+        ("transient", Json::Num(opts.transient)),
+        ("averaging_time", Json::Num(s.averaging_time)),
+        ("renormalisation_interval", Json::Num(opts.renorm_interval)),
+        ("method", Json::Str(s.method.into())),
+        ("integrator", Json::Str(s.integrator.into())),
+        ("exponents", Json::nums(&s.exponents)),
         (
             "minus_infinity",
-            json_array(
+            Json::Arr(
                 s.exponents
                     .iter()
-                    .map(|v| (*v == f64::NEG_INFINITY).to_string()),
+                    .map(|v| Json::Bool(*v == f64::NEG_INFINITY))
+                    .collect(),
             ),
         ),
-        ("sum", json_num(s.sum())),
-        (
-            "mean_divergence",
-            s.mean_divergence.map_or("null".into(), json_num),
-        ),
+        ("sum", Json::Num(s.sum())),
+        ("mean_divergence", Json::opt_num(s.mean_divergence)),
         ("benettin", benettin),
-        ("switches", s.switches.to_string()),
-        ("grazing", s.grazing.to_string()),
-        ("renormalisations", s.renormalisations.to_string()),
-        ("attractor", json_str(&c.attractor.describe(s.kind))),
-        (
-            "classified_spectrum",
-            json_array(c.spectrum.iter().map(|v| json_num(*v))),
-        ),
-        ("time_zero_added", c.time_zero_added.to_string()),
-        ("zero_tolerance", json_num(c.zero_tolerance)),
-        ("positive", c.n_positive.to_string()),
-        ("zero", c.n_zero.to_string()),
-        ("poincare_points", s.poincare_points.len().to_string()),
+        ("switches", count(s.switches)),
+        ("grazing", count(s.grazing)),
+        ("renormalisations", count(s.renormalisations)),
+        ("steps", count(s.stats.steps)),
+        ("attractor", Json::Str(c.attractor.describe(s.kind))),
+        ("classified_spectrum", Json::nums(&c.spectrum)),
+        ("time_zero_added", Json::Bool(c.time_zero_added)),
+        ("zero_tolerance", Json::Num(c.zero_tolerance)),
+        ("positive", Json::count(c.n_positive)),
+        ("zero", Json::count(c.n_zero)),
+        ("poincare_points", Json::count(s.poincare_points.len())),
         ("poincare", poincare),
-        ("consistent", c.consistent.to_string()),
-        ("kaplan_yorke", json_num(c.kaplan_yorke)),
-        ("notes", json_array(c.notes.iter().map(|n| json_str(n)))),
-    ];
-    writeln!(out, "{{")?;
-    for (i, (k, v)) in fields.iter().enumerate() {
-        let comma = if i + 1 < fields.len() { "," } else { "" };
-        writeln!(out, "  \"{k}\": {v}{comma}")?;
-    }
-    writeln!(out, "}}")
+        ("consistent", Json::Bool(c.consistent)),
+        ("kaplan_yorke", Json::Num(c.kaplan_yorke)),
+        (
+            "notes",
+            Json::Arr(c.notes.iter().map(|n| Json::Str(n.clone())).collect()),
+        ),
+    ]);
+    writeln!(out, "{}", doc.to_pretty())
 }
 
 #[cfg(test)]
@@ -417,6 +384,7 @@ mod tests {
             "system.rho=30",
             "--exponents",
             "2",
+            "--separation=1e-6",
             "--json",
             "--no-benettin",
             "--fast-stiff",
@@ -428,6 +396,7 @@ mod tests {
             (Some(500.0), Some(50.0), Some(0.5), Some(2))
         );
         assert_eq!(a.sets, vec![("system.rho".into(), "30".into())]);
+        assert_eq!(a.separation, Some(1e-6));
         assert!(a.json && a.no_benettin && a.fast_stiff);
     }
 
@@ -486,13 +455,5 @@ mod tests {
             text.contains("λ1 =") && text.contains("Kaplan–Yorke"),
             "{text}"
         );
-    }
-
-    #[test]
-    fn json_never_prints_non_finite_numbers() {
-        assert_eq!(json_num(f64::NEG_INFINITY), "null");
-        assert_eq!(json_num(f64::NAN), "null");
-        assert_eq!(json_num(-0.5), "-0.5");
-        assert_eq!(json_str("a\"b\n"), "\"a\\\"b\\n\"");
     }
 }

@@ -27,12 +27,14 @@ USAGE:
     tribolab run PRESET.ron [--duration SECONDS] [--set PATH=VALUE]... [--out FILE.csv]
                                    run headless; CSV on stdout unless --out is given
     tribolab lyapunov PRESET.ron [--duration S] [--transient S] [--tau S] [--exponents K]
-                       [--set PATH=VALUE]... [--no-benettin] [--fast-stiff] [--json]
+                       [--separation D] [--set PATH=VALUE]... [--no-benettin] [--fast-stiff]
+                       [--json]
                                    Lyapunov spectrum (variational equations + QR, saltation
                                    matrices at stick/slip switches), Benettin's largest
                                    exponent, attractor type and Kaplan–Yorke dimension;
                                    S counts iterations for maps; defaults: duration = the
-                                   preset's run.duration, transient = duration/10, tau = 1;
+                                   preset's run.duration, transient = duration/10, tau = 1,
+                                   Benettin's d0 = 1e4·rtol in [1e-8, 1e-4] of the attractor;
                                    --fast-stiff: stiff laws hundreds of times faster, λ1 and
                                    the verdict only (other exponents become upper bounds)
     tribolab check PRESET.ron...   validate presets and print every problem

@@ -1,5 +1,6 @@
 //! Largest exponent by Benettin's two-trajectory method (MODELS §4.4): a shadow trajectory
-//! `d₀` away (in attractor-scaled coordinates) runs beside the reference, each with its own
+//! `d₀` away (in attractor-scaled coordinates; [`default_separation`](super::default_separation))
+//! runs beside the reference, each with its own
 //! events and modes; every `τ` (and whenever `d/d₀` leaves `[10⁻³, 10³]`) `ln(d/d₀)` is added
 //! and the shadow is pulled back to `d₀` along the separation. `λ₁ = Σ ln(d_k/d₀)/T`.
 //!
@@ -196,6 +197,34 @@ impl Model for Twin {
     }
 
     fn apply_event(&mut self, index: usize, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+        self.switch(index, t, y)?;
+        // The other trajectory may have crossed the same surface already.
+        let other = if index < self.ne {
+            self.ne..2 * self.ne
+        } else {
+            0..self.ne
+        };
+        self.catch_up(t, y, other)
+    }
+
+    fn after_step(&mut self, t: f64, y: &mut [f64]) -> bool {
+        self.after_step_inner(t, y)
+    }
+
+    fn columns(&self) -> Vec<Column> {
+        Vec::new()
+    }
+
+    fn observe(&self, _t: f64, _y: &[f64], _row: &mut [f64]) {}
+
+    fn prefers_implicit(&self) -> bool {
+        self.reference.prefers_implicit()
+    }
+}
+
+impl Twin {
+    /// Switch `index` of the pair (reference first, then shadow).
+    fn switch(&mut self, index: usize, t: f64, y: &mut [f64]) -> Result<(), SimError> {
         let mut yi = vec![0.0; self.n];
         if index < self.ne {
             self.ref_state(y, &mut yi);
@@ -209,7 +238,29 @@ impl Model for Twin {
         Ok(())
     }
 
-    fn after_step(&mut self, t: f64, y: &mut [f64]) -> bool {
+    /// Handles the switches of one trajectory (event indices `range`) that the driver would
+    /// miss: reference and shadow cross the same surface ~d₀ apart in time, within the accuracy
+    /// with which the driver orders two events, so after one of them switched (at a time the
+    /// driver polished on the landed solution) the other's guard can already be negative — and
+    /// a guard that is negative when a step starts never fires.
+    fn catch_up(
+        &mut self,
+        t: f64,
+        y: &mut [f64],
+        range: std::ops::Range<usize>,
+    ) -> Result<(), SimError> {
+        let mut g = vec![0.0; 2 * self.ne];
+        for _ in 0..range.len() {
+            self.events(t, y, &mut g);
+            let Some(i) = range.clone().find(|&i| g[i] < 0.0) else {
+                break;
+            };
+            self.switch(i, t, y)?;
+        }
+        Ok(())
+    }
+
+    fn after_step_inner(&mut self, t: f64, y: &mut [f64]) -> bool {
         let mut changed = false;
         let mut yi = vec![0.0; self.n];
         self.ref_state(y, &mut yi);
@@ -263,16 +314,6 @@ impl Model for Twin {
         self.reseed(t, y);
         true
     }
-
-    fn columns(&self) -> Vec<Column> {
-        Vec::new()
-    }
-
-    fn observe(&self, _t: f64, _y: &[f64], _row: &mut [f64]) {}
-
-    fn prefers_implicit(&self) -> bool {
-        self.reference.prefers_implicit()
-    }
 }
 
 /// A running Benettin computation of a flow.
@@ -293,6 +334,9 @@ impl FlowBenettin {
         opts: &LyapunovOptions,
     ) -> Result<Self, LyapunovError> {
         opts.check()?;
+        let d0 = opts
+            .separation
+            .unwrap_or_else(|| super::default_separation(settings.rtol));
         let (reference, shadow) = (build(), build());
         let (n, m, ne) = (
             reference.dim(),
@@ -322,7 +366,7 @@ impl FlowBenettin {
             m,
             ne,
             scales,
-            d0: opts.separation,
+            d0,
             transient_end: opts.transient,
             interval,
             next_renorm,
@@ -348,7 +392,7 @@ impl FlowBenettin {
         Ok(Self {
             sim,
             log,
-            d0: opts.separation,
+            d0,
             t_end: opts.transient + opts.duration,
         })
     }
@@ -394,12 +438,13 @@ pub fn map_benettin(
 ) -> Result<LargestExponent, LyapunovError> {
     opts.check()?;
     let (n, m) = (map.dim(), map.dim() - map.n_passive());
+    let d0 = opts.separation.unwrap_or(1e-8);
     let mut scales = vec![1.0; n];
     map.state_scales(&mut scales);
     let mut x = x0.to_vec();
     let mut xs = x0.to_vec();
     for i in 0..m {
-        xs[i] += opts.separation * scales[i] * (1.0 + 0.1 * i as f64) / generic_norm(m);
+        xs[i] += d0 * scales[i] * (1.0 + 0.1 * i as f64) / generic_norm(m);
     }
     let (mut nx, mut nxs) = (vec![0.0; n], vec![0.0; n]);
     let transient = opts.transient.max(0.0).ceil() as u64;
@@ -426,7 +471,7 @@ pub fn map_benettin(
             .map(|i| ((xs[i] - x[i]) / scales[i]).powi(2))
             .sum::<f64>()
             .sqrt();
-        let ratio = d / opts.separation;
+        let ratio = d / d0;
         if log.averaging() {
             log.add(it as f64, &[ratio.ln()], &[ratio == 0.0]);
             if it.is_multiple_of(every) {
@@ -441,13 +486,13 @@ pub fn map_benettin(
             } else {
                 scales[i] * (1.0 + 0.1 * i as f64) / generic_norm(m)
             };
-            xs[i] = x[i] + opts.separation * dir;
+            xs[i] = x[i] + d0 * dir;
         }
     }
     Ok(LargestExponent {
         exponent: log.exponents()[0],
         averaging_time: log.averaging_time(),
-        separation: opts.separation,
+        separation: d0,
         renormalisations: log.renormalisations,
         history: log.history,
     })
