@@ -84,6 +84,35 @@ fn choosing_a_law_restarts_with_its_states() {
 }
 
 #[test]
+fn reference_systems_are_selectable_and_run() {
+    let mut h = app(true, vec![]);
+    run_until(&mut h, 10.0, |a| a.history().len() > 10);
+    for (label, variant, column) in [
+        ("Lorenz flow (reference)", "Lorenz", "z"),
+        ("Hénon map (reference)", "HenonMap", "y"),
+    ] {
+        h.get_by_role_and_label(Role::ComboBox, "Mechanical system")
+            .click();
+        h.run_steps(2);
+        h.get_by_label(label).click();
+        run_until(&mut h, 10.0, |a| {
+            a.history().index(column).is_some() && a.history().len() > 2
+        });
+        assert_eq!(h.state().session().preset.system.variant(), variant);
+        // The system's own sliders, no friction law, no integration error.
+        h.get_by_label("This reference system has no friction law.");
+        assert!(h.query_by_label_contains("Integration stopped").is_none());
+    }
+    h.get_by_role_and_label(Role::Slider, "Nonlinearity")
+        .set_value_accesskit(1.2);
+    h.run_steps(3);
+    assert_eq!(
+        h.state().session().preset.system.params().get("a"),
+        Some(1.2)
+    );
+}
+
+#[test]
 fn slider_sets_the_parameter_in_its_unit() {
     let mut h = app(true, vec![]);
     run_until(&mut h, 10.0, |a| a.history().len() > 10);

@@ -1,4 +1,5 @@
-//! Every shipped preset loads, round-trips (save → load equal) and runs 100 model-seconds.
+//! Every shipped preset loads, round-trips (save → load equal) and runs 100 model-seconds
+//! (100 iterations for the discrete maps).
 
 #![allow(clippy::unwrap_used)]
 
@@ -38,11 +39,43 @@ fn every_preset_runs_100_model_seconds() {
     for (stem, text) in BUILTIN {
         let mut p = Preset::from_ron(text, stem).expect("loads");
         p.run.output_interval_s = 0.01;
-        let mut sim = p
-            .build_simulation()
-            .unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let mut sim = p.build_runner().unwrap_or_else(|e| panic!("{stem}: {e}"));
         sim.advance(100.0, &mut NullSink)
             .unwrap_or_else(|e| panic!("{stem}: {e}"));
         assert!(sim.time_s() >= 100.0);
     }
+}
+
+#[test]
+fn maps_run_through_the_runner_and_refuse_the_flow_driver() {
+    use tribolab::integrate::{Runner, SimError};
+    let p = tribolab::preset::builtin::load("henon_map")
+        .unwrap()
+        .unwrap();
+    match p.build_simulation() {
+        Err(SimError::Model { message, .. }) => assert!(message.contains("discrete map")),
+        Err(e) => panic!("unexpected error {e}"),
+        Ok(_) => panic!("a map built a flow simulation"),
+    }
+    let mut run = p.build_runner().unwrap();
+    assert!(matches!(run, Runner::Map(_)));
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    run.advance(3.0, &mut rows).unwrap();
+    // t = 0, 1, 2, 3 with x' = 1 − 1.4x² + y, y' = 0.3x from (0, 0).
+    assert_eq!(rows[1], vec![1.0, 1.0, 0.0, 0.0]);
+    assert_eq!(rows[2], vec![2.0, 1.0 - 1.4, 0.3, 0.0]);
+    assert_eq!(run.column_names(), ["t", "x", "y", "event"]);
+}
+
+#[test]
+fn load_noise_on_a_system_without_normal_load_is_a_problem() {
+    let mut p = tribolab::preset::builtin::load("lorenz").unwrap().unwrap();
+    p.set_path("noise", "on").unwrap();
+    let problems = p.problems();
+    assert!(
+        problems
+            .iter()
+            .any(|(path, m)| path == "noise" && m.contains("Lorenz")),
+        "{problems:?}"
+    );
 }

@@ -5,7 +5,6 @@ use crate::integrate::Model;
 use crate::integrate::driver::{DriverSettings, SectionId};
 use crate::laws::{FrictionLaw, NormalLoadNoise};
 use crate::preset::Preset;
-use crate::systems::SystemConfig;
 
 /// A system the analysis tools can restart from any state.
 pub trait Dynamics: Sync {
@@ -41,9 +40,7 @@ pub trait Dynamics: Sync {
 ///
 /// The same rule as the GUI's stroboscopic section.
 pub fn forcing_period_s(preset: &Preset) -> Option<f64> {
-    let SystemConfig::BeltBlock(b) = &preset.system;
-    let active = b.joint_amplitude > 0.0 && b.joint_length_m > 0.0 && b.belt_speed_mps() > 0.0;
-    active.then(|| b.belt_period_s())
+    preset.system.forcing_period_s()
 }
 
 /// A preset seen as [`Dynamics`].

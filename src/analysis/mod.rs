@@ -1,12 +1,14 @@
 //! Signal analysis on simulated or measured series (MODELS §4).
 
 pub mod cao;
+pub mod classify;
 pub mod divergence;
 pub mod dynamics;
 pub mod embedding;
 pub mod error;
 pub mod floquet;
 pub mod linefit;
+pub mod lyapunov;
 pub mod measured;
 pub mod measured_error;
 pub mod mutual_information;

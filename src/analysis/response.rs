@@ -23,10 +23,12 @@ pub struct ResponsePoint {
     pub amplitude: f64,
 }
 
-/// Belt-turn frequency `v_b/L_b` of a preset [Hz].
+/// Belt-turn frequency `v_b/L_b` of a preset [Hz] (NaN for a system without a belt).
 pub fn belt_turn_hz(preset: &Preset) -> f64 {
-    let SystemConfig::BeltBlock(b) = &preset.system;
-    b.belt_speed_mps() / b.belt_length_m
+    match &preset.system {
+        SystemConfig::BeltBlock(b) => b.belt_speed_mps() / b.belt_length_m,
+        _ => f64::NAN,
+    }
 }
 
 /// Runs `spec` (capturing column `x` at the preset's output interval unless `spec.capture`

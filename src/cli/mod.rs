@@ -1,5 +1,5 @@
-//! The command-line front end: `tribolab run | check | analyze | floquet | sweep | laws |
-//! presets | bench`. Thin: parsing and printing only; the work is done by the core.
+//! The command-line front end: `tribolab run | check | lyapunov | analyze | floquet | sweep |
+//! laws | presets | bench`. Thin: parsing and printing only; the work is done by the core.
 
 mod analyze;
 mod args;
@@ -8,6 +8,7 @@ mod check;
 mod csv;
 mod floquet;
 mod laws;
+mod lyapunov;
 mod opts;
 mod run;
 mod sweep;
@@ -25,6 +26,17 @@ USAGE:
     tribolab gui [PRESET.ron]      open it with a preset
     tribolab run PRESET.ron [--duration SECONDS] [--set PATH=VALUE]... [--out FILE.csv]
                                    run headless; CSV on stdout unless --out is given
+    tribolab lyapunov PRESET.ron [--duration S] [--transient S] [--tau S] [--exponents K]
+                       [--separation D] [--set PATH=VALUE]... [--no-benettin] [--fast-stiff]
+                       [--json]
+                                   Lyapunov spectrum (variational equations + QR, saltation
+                                   matrices at stick/slip switches), Benettin's largest
+                                   exponent, attractor type and Kaplan–Yorke dimension;
+                                   S counts iterations for maps; defaults: duration = the
+                                   preset's run.duration, transient = duration/10, tau = 1,
+                                   Benettin's d0 = 1e4·rtol in [1e-8, 1e-4] of the attractor;
+                                   --fast-stiff: stiff laws hundreds of times faster, λ1 and
+                                   the verdict only (other exponents become upper bounds)
     tribolab check PRESET.ron...   validate presets and print every problem
     tribolab analyze FILE.csv [--column NAME] [--time COLUMN] [--json] [--max-samples N]
                      [--resample] [--delay N] [--dim D] [--theiler W] [--bins B]
@@ -68,6 +80,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         "analyze" => analyze::analyze(rest),
         "floquet" => floquet::floquet_cmd(rest),
         "sweep" => sweep::sweep_cmd(rest),
+        "lyapunov" => lyapunov::lyapunov(rest),
         "laws" => laws::print_laws(),
         "presets" => laws::print_presets(),
         "bench" => bench::bench(rest),

@@ -28,7 +28,7 @@ pub(super) fn run(args: &[String]) -> Result<(), CliError> {
     }
     let duration = preset.run.duration_s;
     let mut sim = preset
-        .build_simulation()
+        .build_runner()
         .map_err(|e| CliError::Failed(format!("{}: {e}", a.preset)))?;
     let header = sim.column_names();
     let started = std::time::Instant::now();

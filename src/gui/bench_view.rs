@@ -13,12 +13,14 @@ use crate::systems::SystemConfig;
 const HEIGHT: f32 = 190.0;
 
 pub fn show(app: &TriboApp, ui: &mut egui::Ui) {
+    let SystemConfig::BeltBlock(b) = &app.session.preset.system else {
+        return;
+    };
     let (rect, _) =
         ui.allocate_exact_size(vec2(ui.available_width(), HEIGHT), egui::Sense::hover());
     let painter = ui.painter_at(rect);
     let visuals = ui.visuals();
     painter.rect_filled(rect, 4.0, visuals.extreme_bg_color);
-    let SystemConfig::BeltBlock(b) = &app.session.preset.system;
     let fg = visuals.text_color();
     let (Some(ix), Some(is)) = (col(app, "x"), col(app, "stick")) else {
         return;

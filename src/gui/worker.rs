@@ -6,10 +6,10 @@ use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::integrate::Simulation;
+use crate::integrate::Runner;
 use crate::integrate::driver::{SampleSink, SectionId};
 use crate::preset::Preset;
-use crate::systems::{BeltBlock, SystemConfig};
+use crate::systems::{BeltBlock, HenonMap, LogisticMap, Lorenz, SystemConfig};
 
 /// Capacity of the worker → window channel, in chunks.
 const CHANNEL_CHUNKS: usize = 64;
@@ -186,7 +186,7 @@ struct Worker {
     out: SyncSender<WorkerMsg>,
     wake: Box<dyn Fn() + Send>,
     preset: Preset,
-    sim: Option<Simulation>,
+    sim: Option<Runner>,
     generation: u64,
     running: bool,
     speed: Speed,
@@ -239,18 +239,18 @@ impl Worker {
             Command::Play => {
                 self.running = true;
                 self.last_tick = Instant::now();
-                self.model_clock_s = self.sim.as_ref().map_or(0.0, Simulation::time_s);
+                self.model_clock_s = self.sim.as_ref().map_or(0.0, Runner::time_s);
             }
             Command::Pause => self.running = false,
             Command::Step(dt) => {
                 self.running = false;
-                if let Some(t) = self.sim.as_ref().map(Simulation::time_s) {
+                if let Some(t) = self.sim.as_ref().map(Runner::time_s) {
                     return self.advance_to(t + dt.max(0.0));
                 }
             }
             Command::SetSpeed(s) => {
                 self.speed = s;
-                self.model_clock_s = self.sim.as_ref().map_or(0.0, Simulation::time_s);
+                self.model_clock_s = self.sim.as_ref().map_or(0.0, Runner::time_s);
             }
             Command::Shutdown => return false,
         }
@@ -266,13 +266,13 @@ impl Worker {
     fn restart(&mut self, preset: Preset) {
         self.generation += 1;
         self.preset = preset;
-        match self.preset.build_simulation() {
+        match self.preset.build_runner() {
             Ok(mut sim) => {
                 sim.track_sections(strobe_period_s(&self.preset));
                 let msg = WorkerMsg::Started {
                     generation: self.generation,
                     columns: sim.column_names(),
-                    section_names: sim.model().section_names(),
+                    section_names: sim.section_names(),
                     strobe_period_s: strobe_period_s(&self.preset),
                     method: sim.method_name(),
                 };
@@ -317,7 +317,7 @@ impl Worker {
         let now = Instant::now();
         let wall_dt = (now - self.last_tick).as_secs_f64().min(MAX_TICK_WALL_S);
         self.last_tick = now;
-        let Some(t) = self.sim.as_ref().map(Simulation::time_s) else {
+        let Some(t) = self.sim.as_ref().map(Runner::time_s) else {
             return true;
         };
         let target = match self.speed {
@@ -381,11 +381,17 @@ impl Worker {
 }
 
 /// Whether going from `old` to `new` needs a restart (law or system kind, number of law states
-/// — e.g. Maxwell-slip elements —, noise, run settings or initial conditions changed);
-/// everything else applies to the running simulation.
+/// — e.g. Maxwell-slip elements —, noise, run settings or initial conditions — the system
+/// parameters keyed `initial_*` — changed); everything else applies to the running simulation.
 pub fn needs_restart(old: &Preset, new: &Preset) -> bool {
-    let ic = |p: &Preset| match &p.system {
-        SystemConfig::BeltBlock(b) => (b.initial_position_m, b.initial_slip_velocity_mps),
+    let ic = |p: &Preset| -> Vec<Option<f64>> {
+        let params = p.system.params();
+        params
+            .meta()
+            .iter()
+            .filter(|m| m.key.starts_with("initial_"))
+            .map(|m| params.get(m.key))
+            .collect()
     };
     use crate::laws::FrictionLaw;
     old.law.variant() != new.law.variant()
@@ -396,24 +402,51 @@ pub fn needs_restart(old: &Preset, new: &Preset) -> bool {
         || ic(old) != ic(new)
 }
 
-/// Applies system and law parameters to a running belt–block; `false` if not possible.
-fn apply_live(sim: &mut Simulation, preset: &Preset) -> bool {
-    let SystemConfig::BeltBlock(params) = &preset.system;
-    let Some(bb) = sim
-        .model_mut()
-        .as_any_mut()
-        .and_then(|a| a.downcast_mut::<BeltBlock>())
-    else {
-        return false;
-    };
-    if !bb.law_mut().set_params(&preset.law) {
-        return false;
+/// Applies system and law parameters to a running system; `false` if not possible.
+fn apply_live(runner: &mut Runner, preset: &Preset) -> bool {
+    match (runner, &preset.system) {
+        (Runner::Flow(sim), SystemConfig::BeltBlock(params)) => {
+            let Some(bb) = sim
+                .model_mut()
+                .as_any_mut()
+                .and_then(|a| a.downcast_mut::<BeltBlock>())
+            else {
+                return false;
+            };
+            if !bb.law_mut().set_params(&preset.law) {
+                return false;
+            }
+            bb.set_params(params.clone());
+            sim.reinitialize().is_ok()
+        }
+        (Runner::Flow(sim), SystemConfig::Lorenz(params)) => {
+            let Some(m) = sim
+                .model_mut()
+                .as_any_mut()
+                .and_then(|a| a.downcast_mut::<Lorenz>())
+            else {
+                return false;
+            };
+            m.set_params(params.clone());
+            sim.reinitialize().is_ok()
+        }
+        (Runner::Map(run), SystemConfig::LogisticMap(params)) => run
+            .map_mut()
+            .as_any_mut()
+            .and_then(|a| a.downcast_mut::<LogisticMap>())
+            .map(|m| m.set_params(params.clone()))
+            .is_some(),
+        (Runner::Map(run), SystemConfig::HenonMap(params)) => run
+            .map_mut()
+            .as_any_mut()
+            .and_then(|a| a.downcast_mut::<HenonMap>())
+            .map(|m| m.set_params(params.clone()))
+            .is_some(),
+        _ => false,
     }
-    bb.set_params(params.clone());
-    sim.reinitialize().is_ok()
 }
 
-/// Belt-turn period when the belt joint forces the system periodically.
+/// Forcing period when the system is periodically forced (the belt joint's belt turn).
 pub fn strobe_period_s(preset: &Preset) -> Option<f64> {
-    crate::analysis::dynamics::forcing_period_s(preset)
+    preset.system.forcing_period_s()
 }

@@ -1,22 +1,27 @@
 //! Time integration: the [`Model`] interface every simulated system implements, three steppers
 //! (explicit Dormand–Prince 5(4), L-stable Rosenbrock Rodas4/Rodas5, fixed-step RK4) and the hybrid
-//! driver [`Simulation`] that locates events (stick/slip switches) on the solution.
+//! driver [`Simulation`] that locates events (stick/slip switches) on the solution; discrete
+//! maps ([`MapModel`], [`MapRun`]) and a [`Runner`] over either.
 
 pub mod dopri5;
 pub mod driver;
 pub mod error;
 pub mod linalg;
+pub mod map;
 pub mod method;
 pub mod model;
 pub mod rk4;
 pub mod root;
 pub mod rosenbrock;
 pub mod rosenbrock_tableaus;
+pub mod runner;
 pub mod stepper;
 pub mod tolerance;
 
 pub use driver::{SampleSink, Simulation, Stats};
 pub use error::SimError;
+pub use map::{MapModel, MapRun};
 pub use method::Method;
 pub use model::{Column, Model};
+pub use runner::Runner;
 pub use tolerance::Tolerance;

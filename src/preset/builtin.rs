@@ -76,6 +76,12 @@ pub static BUILTIN: &[(&str, &str)] = &[
         "w2_stribeck_tanh",
         include_str!("../../presets/w2_stribeck_tanh.ron"),
     ),
+    ("lorenz", include_str!("../../presets/lorenz.ron")),
+    (
+        "logistic_map",
+        include_str!("../../presets/logistic_map.ron"),
+    ),
+    ("henon_map", include_str!("../../presets/henon_map.ron")),
 ];
 
 /// Loads a built-in preset by file stem.

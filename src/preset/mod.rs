@@ -18,7 +18,7 @@ pub use locate::locate_field;
 use serde::{Deserialize, Serialize};
 
 use crate::integrate::driver::DriverSettings;
-use crate::integrate::{Method, SimError, Simulation};
+use crate::integrate::{MapRun, Method, Runner, SimError, Simulation};
 use crate::laws::{LawConfig, NoiseParams, NormalLoadNoise};
 use crate::params::{ExtraField, ParamSet};
 use crate::systems::SystemConfig;
@@ -139,6 +139,15 @@ impl Preset {
                 }
             }
         }
+        if self.noise.is_some() && !self.system.uses_law() {
+            out.push((
+                "noise".into(),
+                format!(
+                    "the {} has no normal load to modulate; remove `noise`",
+                    self.system.info().name
+                ),
+            ));
+        }
         out
     }
 
@@ -147,21 +156,31 @@ impl Preset {
         set_path::set_path(self, path, value)
     }
 
-    /// Builds the simulation this preset describes, at `t = 0`.
+    /// Builds the run this preset describes, at `t = 0`: a [`Simulation`] for flows, a
+    /// [`MapRun`] for discrete maps.
+    pub fn build_runner(&self) -> Result<Runner, SimError> {
+        match self.system.build_map() {
+            Some((map, x0)) => Ok(Runner::Map(MapRun::new(map, x0)?)),
+            None => Ok(Runner::Flow(Box::new(self.build_simulation()?))),
+        }
+    }
+
+    /// Driver settings of the run section.
+    pub fn driver_settings(&self) -> DriverSettings {
+        let run = &self.run;
+        DriverSettings {
+            method: run.integrator,
+            rtol: run.rtol,
+            rk4_dt_s: run.rk4_dt_s,
+            output_interval_s: run.output_interval_s,
+        }
+    }
+
+    /// Builds the simulation this preset describes, at `t = 0` (flows only: a discrete map
+    /// fails with [`SimError::Model`]; see [`build_runner`](Self::build_runner)).
     pub fn build_simulation(&self) -> Result<Simulation, SimError> {
         let noise = self.noise.clone().map(NormalLoadNoise::new);
         let (model, y0) = self.system.build(&self.law, noise);
-        let run = &self.run;
-        Simulation::new(
-            model,
-            y0,
-            0.0,
-            DriverSettings {
-                method: run.integrator,
-                rtol: run.rtol,
-                rk4_dt_s: run.rk4_dt_s,
-                output_interval_s: run.output_interval_s,
-            },
-        )
+        Simulation::new(model, y0, 0.0, self.driver_settings())
     }
 }

@@ -3,7 +3,7 @@
 use super::Preset;
 use crate::laws::{NoiseParams, find_law};
 use crate::params::ParamSet;
-use crate::systems::{SYSTEMS, SystemConfig};
+use crate::systems::{SYSTEMS, find_system};
 
 pub(super) fn set_path(preset: &mut Preset, path: &str, value: &str) -> Result<(), String> {
     let (head, rest) = match path.split_once('.') {
@@ -35,11 +35,17 @@ pub(super) fn set_path(preset: &mut Preset, path: &str, value: &str) -> Result<(
         }
         ("law", Some(key)) => set_in(preset.law.params_mut(), key, value).map_err(err)?,
         ("system", None) => {
-            let name = value.trim();
-            if !SYSTEMS.iter().any(|s| s.variant.eq_ignore_ascii_case(name)) {
-                return Err(format!("system: unknown system `{value}`"));
-            }
-            preset.system = SystemConfig::default();
+            let info = find_system(value).ok_or_else(|| {
+                format!(
+                    "system: unknown system `{value}`; known systems: {}",
+                    SYSTEMS
+                        .iter()
+                        .map(|s| s.variant)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?;
+            preset.system = (info.default_config)();
         }
         ("system", Some(key)) => set_in(preset.system.params_mut(), key, value).map_err(err)?,
         ("noise", None) => match value.trim().to_ascii_lowercase().as_str() {
@@ -113,5 +119,22 @@ mod tests {
         assert!(e.contains("finite"), "{e}");
         let e = p.set_path("law", "nonsense").unwrap_err();
         assert!(e.contains("unknown law"), "{e}");
+        let e = p.set_path("system", "pendulum").unwrap_err();
+        assert!(
+            e.contains("unknown system") && e.contains("HenonMap"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn switching_system_takes_its_defaults() {
+        let mut p = Preset::default();
+        p.set_path("system", "lorenz").unwrap();
+        assert_eq!(p.system.variant(), "Lorenz");
+        assert_eq!(p.system.params().get("rho"), Some(28.0));
+        p.set_path("system.rho", "99.96").unwrap();
+        assert_eq!(p.system.params().get("rho"), Some(99.96));
+        p.set_path("system", "HenonMap").unwrap();
+        assert_eq!(p.system.params().get("a"), Some(1.4));
     }
 }

@@ -21,7 +21,11 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
         ui.separator();
         system_section::show(app, ui);
         ui.separator();
-        law_section::show(app, ui);
+        if app.session.preset.system.uses_law() {
+            law_section::show(app, ui);
+        } else {
+            ui.label(egui::RichText::new("This reference system has no friction law.").weak());
+        }
         ui.add_space(8.0);
     });
 }

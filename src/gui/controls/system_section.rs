@@ -6,8 +6,10 @@ use super::param_slider;
 use crate::gui::TriboApp;
 use crate::systems::{SYSTEMS, SystemConfig};
 
-/// Keys of the initial conditions (changing them restarts the run).
-const INITIAL: [&str; 2] = ["initial_position", "initial_slip_velocity"];
+/// Initial conditions (changing them restarts the run) are the parameters keyed `initial_*`.
+fn is_initial(key: &str) -> bool {
+    key.starts_with("initial_")
+}
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     let mut changed = false;
@@ -16,33 +18,56 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
         .show(ui, |ui| {
             let variant = app.session.preset.system.variant();
             let info = SYSTEMS.iter().find(|s| s.variant == variant);
+            let mut chosen = None;
             egui::ComboBox::from_label("Mechanical system")
                 .selected_text(info.map_or(variant, |i| i.name))
                 .show_ui(ui, |ui| {
                     for s in SYSTEMS {
-                        let _ = ui.selectable_label(s.variant == variant, s.name);
+                        if ui.selectable_label(s.variant == variant, s.name).clicked()
+                            && s.variant != variant
+                        {
+                            chosen = Some((s.default_config)());
+                        }
                     }
                 });
-            if let Some(i) = info {
-                ui.label(egui::RichText::new(i.equation).italics());
+            if let Some(system) = chosen {
+                app.session.preset.system = system;
+                if !app.session.preset.system.uses_law() {
+                    app.session.preset.noise = None;
+                }
+                changed = true;
             }
-            let SystemConfig::BeltBlock(b) = &app.session.preset.system;
-            ui.label(
-                egui::RichText::new(format!(
-                    "v_b = {:.4} m/s · belt turn {:.2} s · f₀ = {:.3} Hz",
-                    b.belt_speed_mps(),
-                    b.belt_period_s(),
-                    b.omega_rad_per_s() / std::f64::consts::TAU
-                ))
-                .small(),
-            );
+            let info = app.session.preset.system.info();
+            ui.label(egui::RichText::new(info.equation).italics());
+            match &app.session.preset.system {
+                SystemConfig::BeltBlock(b) => {
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "v_b = {:.4} m/s · belt turn {:.2} s · f₀ = {:.3} Hz",
+                            b.belt_speed_mps(),
+                            b.belt_period_s(),
+                            b.omega_rad_per_s() / std::f64::consts::TAU
+                        ))
+                        .small(),
+                    );
+                }
+                _ if info.discrete => {
+                    ui.label(
+                        egui::RichText::new(
+                            "Discrete map: t counts iterations (raise the speed and the window)",
+                        )
+                        .small(),
+                    );
+                }
+                _ => {}
+            }
             let params = app.session.preset.system.params_mut();
             for initial in [false, true] {
                 if initial {
                     ui.label(egui::RichText::new("Initial conditions (restart the run)").strong());
                 }
                 for meta in params.meta() {
-                    if INITIAL.contains(&meta.key) != initial {
+                    if is_initial(meta.key) != initial {
                         continue;
                     }
                     let mut v = params.get(meta.key).unwrap_or(meta.default);

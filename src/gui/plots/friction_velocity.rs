@@ -33,7 +33,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         .clone()
         .map(|i| v[i].abs())
         .fold(0.0f64, f64::max)
-        .max(2.0 * super::traces::belt_speed(app).abs())
+        .max(2.0 * super::traces::belt_speed(app).unwrap_or(0.0).abs())
         .max(1e-3);
     let normal = h.last(inl).unwrap_or(1.0);
     let law = app.session.preset.law.build();

@@ -53,7 +53,9 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
             ui.selectable_value(&mut app.session.view.tab, tab, tab.title());
         }
         ui.separator();
-        ui.checkbox(&mut app.session.view.show_bench, "Bench animation");
+        if is_bench(app) {
+            ui.checkbox(&mut app.session.view.show_bench, "Bench animation");
+        }
         if ui
             .button("Reset view")
             .on_hover_text("Follow the newest samples and fit the axes again")
@@ -64,7 +66,7 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
                 .memory_mut(|m| m.data.insert_temp(reset_id(), true));
         }
     });
-    if app.session.view.show_bench {
+    if app.session.view.show_bench && is_bench(app) {
         super::bench_view::show(app, ui);
     }
     let reset = ui
@@ -116,4 +118,24 @@ pub fn window_range(app: &TriboApp) -> std::ops::Range<usize> {
 /// Column index by name, if the run has it.
 pub fn col(app: &TriboApp, name: &str) -> Option<usize> {
     app.history.index(name)
+}
+
+/// Whether the session shows the belt–block bench (the other systems have no bench to draw).
+pub fn is_bench(app: &TriboApp) -> bool {
+    matches!(
+        app.session.preset.system,
+        crate::systems::SystemConfig::BeltBlock(_)
+    )
+}
+
+/// Columns of the phase-plane and Poincaré views: `x`–`v` for the bench, else the first two
+/// output columns of the system (x–y of Lorenz and Hénon, x–x2 of the logistic map), with
+/// their names.
+pub fn plane_columns(app: &TriboApp) -> Option<((usize, String), (usize, String))> {
+    if let (Some(ix), Some(iv)) = (col(app, "x"), col(app, "v")) {
+        return Some(((ix, "x [m]".into()), (iv, "v [m/s]".into())));
+    }
+    let names = app.history.names();
+    // Column 0 is t, the last one the event flag.
+    (names.len() >= 4).then(|| ((1, names[1].clone()), (2, names[2].clone())))
 }

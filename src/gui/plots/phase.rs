@@ -1,10 +1,11 @@
-//! Phase plane x–v with the belt-speed line; stick samples in green.
+//! Phase plane x–v with the belt-speed line; stick samples in green. Systems without x and v
+//! show their first two output columns.
 
 use eframe::egui;
 use egui_plot::{HLine, Line, Plot, Points};
 
 use super::traces::belt_speed;
-use super::{BELT_COLOR, STICK_COLOR, col, window_range};
+use super::{BELT_COLOR, STICK_COLOR, col, plane_columns, window_range};
 use crate::gui::TriboApp;
 
 /// Most points drawn for the trajectory (longer windows are strided): a screen of a few hundred
@@ -14,13 +15,15 @@ const MAX_POINTS: usize = 3_000;
 const MAX_MARKERS: usize = 600;
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
-    let (Some(ix), Some(iv), Some(is)) = (col(app, "x"), col(app, "v"), col(app, "stick")) else {
+    let Some(((ix, x_label), (iv, v_label))) = plane_columns(app) else {
         return;
     };
+    let is = col(app, "stick");
     let range = window_range(app);
     let stride = (range.len() / MAX_POINTS).max(1);
     let h = &app.history;
-    let (x, v, s) = (h.column(ix), h.column(iv), h.column(is));
+    let (x, v) = (h.column(ix), h.column(iv));
+    let stuck = |i: usize| is.is_some_and(|is| h.column(is)[i] > 0.5);
     let path: Vec<[f64; 2]> = range
         .clone()
         .step_by(stride)
@@ -30,20 +33,22 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     let stick: Vec<[f64; 2]> = range
         .clone()
         .step_by(marker_stride)
-        .filter(|&i| s[i] > 0.5)
+        .filter(|&i| stuck(i))
         .map(|i| [x[i], v[i]])
         .collect();
     let last = range.end.checked_sub(1).map(|i| [x[i], v[i]]);
     let mut plot = Plot::new("phase_plane")
-        .x_axis_label("x [m]")
-        .y_axis_label("v [m/s]")
+        .x_axis_label(x_label)
+        .y_axis_label(v_label)
         .legend(egui_plot::Legend::default());
     if reset {
         plot = plot.reset();
     }
     let vb = belt_speed(app);
     plot.show(ui, |p| {
-        p.hline(HLine::new("belt speed v_b", vb).color(BELT_COLOR));
+        if let Some(vb) = vb {
+            p.hline(HLine::new("belt speed v_b", vb).color(BELT_COLOR));
+        }
         p.line(Line::new("trajectory", path).width(1.2));
         p.points(Points::new("stick", stick).color(STICK_COLOR).radius(1.5));
         if let Some(pt) = last {

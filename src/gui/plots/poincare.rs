@@ -4,7 +4,7 @@
 use eframe::egui;
 use egui_plot::{Plot, Points};
 
-use super::col;
+use super::plane_columns;
 use crate::gui::TriboApp;
 use crate::integrate::driver::SectionId;
 
@@ -35,7 +35,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
             }
         });
     let id = options[*sel].0;
-    let (Some(ix), Some(iv)) = (col(app, "x"), col(app, "v")) else {
+    let Some(((ix, x_label), (iv, v_label))) = plane_columns(app) else {
         return;
     };
     let pts: Vec<[f64; 2]> = app
@@ -45,8 +45,8 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         .collect();
     ui.label(format!("{} points", pts.len()));
     let mut plot = Plot::new("poincare")
-        .x_axis_label("x [m]")
-        .y_axis_label("v [m/s]");
+        .x_axis_label(x_label)
+        .y_axis_label(v_label);
     if reset {
         plot = plot.reset();
     }

@@ -20,13 +20,29 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     let each = ((ui.available_height() - 12.0) / 3.0).max(60.0);
     let link = egui::Id::unique("tribolab_time_axis");
     let belt_speed = belt_speed(app);
-    let signals = [
+    let bench = [
         ("x", "x [m]"),
         ("v", "v [m/s]"),
         ("friction_force", "F_f [N]"),
     ];
+    // Other systems: their first three output columns, unitless.
+    let signals: Vec<(String, String)> = if col(app, "friction_force").is_some() {
+        bench
+            .iter()
+            .map(|(n, l)| (n.to_string(), l.to_string()))
+            .collect()
+    } else {
+        let names = app.history.names();
+        names[1..names.len().saturating_sub(1)]
+            .iter()
+            .take(3)
+            .map(|n| (n.clone(), n.clone()))
+            .collect()
+    };
+    let last_signal = signals.last().map(|(n, _)| n.clone()).unwrap_or_default();
     let mut interacted = false;
-    for (name, label) in signals {
+    for (name, label) in &signals {
+        let (name, label) = (name.as_str(), label.as_str());
         let Some(ic) = col(app, name) else { continue };
         let pts = min_max(
             app.history.column(0),
@@ -39,11 +55,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
             .link_axis(link, [true, false])
             .link_cursor(link, [true, false])
             .y_axis_label(label)
-            .x_axis_label(if name == "friction_force" {
-                "t [s]"
-            } else {
-                ""
-            })
+            .x_axis_label(if name == last_signal { "t [s]" } else { "" })
             .y_axis_min_width(48.0);
         if reset {
             plot = plot.reset();
@@ -51,8 +63,8 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         let follow = app.plots.follow;
         let resp = plot.show(ui, |p| {
             p.line(Line::new(label, pts).width(1.5));
-            if name == "v" {
-                p.hline(HLine::new("belt speed v_b", belt_speed).color(BELT_COLOR));
+            if let (Some(vb), "v") = (belt_speed, name) {
+                p.hline(HLine::new("belt speed v_b", vb).color(BELT_COLOR));
             }
             if follow {
                 let start = (t_end - window).max(t_first);
@@ -69,8 +81,10 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     }
 }
 
-/// Belt speed of the current preset [m/s].
-pub fn belt_speed(app: &TriboApp) -> f64 {
-    let crate::systems::SystemConfig::BeltBlock(b) = &app.session.preset.system;
-    b.belt_speed_mps()
+/// Belt speed of the current preset [m/s] (`None` for systems without a belt).
+pub fn belt_speed(app: &TriboApp) -> Option<f64> {
+    match &app.session.preset.system {
+        crate::systems::SystemConfig::BeltBlock(b) => Some(b.belt_speed_mps()),
+        _ => None,
+    }
 }

@@ -1,0 +1,144 @@
+//! Saltation matrices of mode switches (MODELS §2.2, §4.3; Müller 1995; Leine & Nijmeijer 2004).
+//!
+//! At a switch of event function `h` (`h > 0` while the old mode holds) from the field `f⁻` to
+//! `f⁺`, a tangent vector jumps by
+//! ```text
+//! S = I + (f⁺ − f⁻)·nᵀ / (nᵀf⁻ + ∂h/∂t),      n = ∂h/∂y
+//! ```
+//! (state reset taken as the identity: the set-valued stick's `v := v_b` only removes round-off
+//! from a state already on the switching surface). `det S = (nᵀf⁺ + ∂h/∂t)/(nᵀf⁻ + ∂h/∂t)`:
+//! entering stick the new field is tangent to the surface (`nᵀf⁺ = 0`), S is singular and the
+//! orbit gets a zero multiplier, i.e. an exponent `−∞`.
+
+use super::jacobian::{Work, active_dim, guard_gradient};
+use crate::integrate::{Model, SimError};
+
+/// Relative size of `nᵀf⁻ + ∂h/∂t` under which a crossing counts as grazing (tangential): its
+/// saltation matrix is unbounded and the switch is left out (counted).
+pub const GRAZING_REL: f64 = 1e-12;
+
+/// The data of one switch: fields before and after, guard gradient and time derivative.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Switch {
+    /// Event index.
+    pub index: usize,
+    /// `f⁻` (first `m` components).
+    pub f_minus: Vec<f64>,
+    /// `f⁺` (first `m` components).
+    pub f_plus: Vec<f64>,
+    /// `n = ∂h/∂y` (first `m` components).
+    pub normal: Vec<f64>,
+    /// `∂h/∂t`.
+    pub dh_dt: f64,
+}
+
+impl Switch {
+    /// `nᵀf⁻ + ∂h/∂t`.
+    pub fn denominator(&self) -> f64 {
+        dot(&self.normal, &self.f_minus) + self.dh_dt
+    }
+
+    /// Whether the crossing is (numerically) tangential.
+    pub fn is_grazing(&self) -> bool {
+        let size: f64 = self
+            .normal
+            .iter()
+            .zip(&self.f_minus)
+            .map(|(n, f)| (n * f).abs())
+            .sum::<f64>()
+            + self.dh_dt.abs();
+        let den = self.denominator().abs();
+        den.is_nan() || den <= GRAZING_REL * size
+    }
+
+    /// `S` (`m × m`, row-major).
+    pub fn matrix(&self) -> Vec<f64> {
+        let m = self.normal.len();
+        let den = self.denominator();
+        let mut s = vec![0.0; m * m];
+        for i in 0..m {
+            for j in 0..m {
+                s[i * m + j] = f64::from(u8::from(i == j))
+                    + (self.f_plus[i] - self.f_minus[i]) * self.normal[j] / den;
+            }
+        }
+        s
+    }
+
+    /// `ln|det S|` (`−∞` when entering stick).
+    pub fn log_abs_det(&self) -> f64 {
+        ((dot(&self.normal, &self.f_plus) + self.dh_dt) / self.denominator())
+            .abs()
+            .ln()
+    }
+
+    /// Applies `S` to `k` tangent columns of length `m` stored in scaled coordinates
+    /// (`q = D⁻¹·δy`, `D = diag(scales)`): `q ← D⁻¹·S·D·q`.
+    pub fn apply_scaled(&self, q: &mut [f64], m: usize, k: usize, scales: &[f64]) {
+        let den = self.denominator();
+        for c in 0..k {
+            let col = &mut q[c * m..(c + 1) * m];
+            let w: f64 = (0..m)
+                .map(|j| self.normal[j] * scales[j] * col[j])
+                .sum::<f64>()
+                / den;
+            for i in 0..m {
+                col[i] += (self.f_plus[i] - self.f_minus[i]) / scales[i] * w;
+            }
+        }
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Carries out event `index` of `model` at `(t, y)` — `y` becomes the state after the switch,
+/// the model its new mode — and returns the switch data for the saltation matrix.
+pub fn switch(
+    model: &mut dyn Model,
+    index: usize,
+    t: f64,
+    y: &mut [f64],
+    scales: &[f64],
+    work: &mut Work,
+) -> Result<Switch, SimError> {
+    let (n, m) = (model.dim(), active_dim(model));
+    let mut f = vec![0.0; n];
+    model.rhs(t, y, &mut f);
+    let f_minus = f[..m].to_vec();
+    let mut normal = vec![0.0; m];
+    let dh_dt = guard_gradient(model, index, t, y, scales, &mut normal, work);
+    model.apply_event(index, t, y)?;
+    model.rhs(t, y, &mut f);
+    Ok(Switch {
+        index,
+        f_minus,
+        f_plus: f[..m].to_vec(),
+        normal,
+        dh_dt,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entering_a_sliding_surface_is_singular() {
+        // n = (0, 1), f⁻ = (1, −2), f⁺ = (1, 0): S = diag(1, 0) (Leine & Nijmeijer, stick).
+        let s = Switch {
+            index: 0,
+            f_minus: vec![1.0, -2.0],
+            f_plus: vec![1.0, 0.0],
+            normal: vec![0.0, 1.0],
+            dh_dt: 0.0,
+        };
+        assert_eq!(s.matrix(), vec![1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(s.log_abs_det(), f64::NEG_INFINITY);
+        // Scaled application equals D⁻¹ S D.
+        let mut q = vec![0.3, 0.7];
+        s.apply_scaled(&mut q, 2, 1, &[2.0, 5.0]);
+        assert!((q[0] - 0.3).abs() < 1e-16 && q[1].abs() < 1e-15, "{q:?}");
+    }
+}

@@ -1,0 +1,96 @@
+//! One handle over a flow ([`Simulation`]) or a map ([`MapRun`]), for the front ends that run
+//! whatever system a preset names.
+
+use super::driver::{SampleSink, Stats};
+use super::map::{MAP_SECTION, MapRun};
+use super::{SimError, Simulation};
+
+/// A running flow or map.
+pub enum Runner {
+    /// A continuous-time (hybrid) system.
+    Flow(Box<Simulation>),
+    /// A discrete-time system; `t` counts iterations.
+    Map(MapRun),
+}
+
+impl Runner {
+    /// Runs until `t ≥ t_stop`, pushing the sample rows (see [`Simulation::advance`]).
+    pub fn advance(&mut self, t_stop: f64, sink: &mut dyn SampleSink) -> Result<(), SimError> {
+        match self {
+            Runner::Flow(s) => s.advance(t_stop, sink),
+            Runner::Map(m) => m.advance(t_stop, sink),
+        }
+    }
+
+    /// Current time (iteration index for maps).
+    pub fn time_s(&self) -> f64 {
+        match self {
+            Runner::Flow(s) => s.time_s(),
+            Runner::Map(m) => m.time_s(),
+        }
+    }
+
+    /// Current state.
+    pub fn state(&self) -> &[f64] {
+        match self {
+            Runner::Flow(s) => s.state(),
+            Runner::Map(m) => m.state(),
+        }
+    }
+
+    /// Output column names: `t`, the system's columns, `event`.
+    pub fn column_names(&self) -> Vec<String> {
+        match self {
+            Runner::Flow(s) => s.column_names(),
+            Runner::Map(m) => m.column_names(),
+        }
+    }
+
+    /// Integrator name ("map iteration" for maps).
+    pub fn method_name(&self) -> &'static str {
+        match self {
+            Runner::Flow(s) => s.method_name(),
+            Runner::Map(_) => "map iteration",
+        }
+    }
+
+    /// Names of the Poincaré sections (a map offers "every iterate").
+    pub fn section_names(&self) -> Vec<String> {
+        match self {
+            Runner::Flow(s) => s.model().section_names(),
+            Runner::Map(_) => vec![MAP_SECTION.to_string()],
+        }
+    }
+
+    /// Turns Poincaré tracking on (the stroboscopic period applies to flows only).
+    pub fn track_sections(&mut self, strobe_period_s: Option<f64>) {
+        match self {
+            Runner::Flow(s) => s.track_sections(strobe_period_s),
+            Runner::Map(m) => m.track_sections(),
+        }
+    }
+
+    /// Run counters.
+    pub fn stats(&self) -> Stats {
+        match self {
+            Runner::Flow(s) => s.stats(),
+            Runner::Map(m) => m.stats(),
+        }
+    }
+
+    /// The flow simulation, if this is one.
+    pub fn as_flow_mut(&mut self) -> Option<&mut Simulation> {
+        match self {
+            Runner::Flow(s) => Some(s),
+            Runner::Map(_) => None,
+        }
+    }
+
+    /// The map run, if this is one.
+    pub fn as_map_mut(&mut self) -> Option<&mut MapRun> {
+        match self {
+            Runner::Flow(_) => None,
+            Runner::Map(m) => Some(m),
+        }
+    }
+}
