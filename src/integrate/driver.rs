@@ -359,9 +359,11 @@ impl Simulation {
             self.h.min(self.h_max)
         };
         // End the step on the next breakpoint of the model's time inputs (never a sliver).
-        let to_break = self.model.next_breakpoint_s(t) - t;
-        if !fixed && to_break > 1e-12 * t.abs().max(1.0) && to_break < h * 1.01 {
-            h = to_break;
+        if !fixed {
+            let to_break = self.model.next_breakpoint_s(t) - t;
+            if to_break > 1e-12 * t.abs().max(1.0) && to_break < h * 1.01 {
+                h = to_break;
+            }
         }
         let order = self.stepper.order() as f64;
         let mut rejected = false;

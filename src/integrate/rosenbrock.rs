@@ -141,6 +141,9 @@ impl<const N: usize> Rosenbrock<N> {
             out[i] += diag;
         }
         self.factored_for_h = h;
+        if nd <= 3 {
+            return small_inverse(&m[..nd * nd], nd, &mut self.inv[..nd * nd]);
+        }
         if !self.lu.factor() {
             return false;
         }
@@ -171,6 +174,42 @@ impl<const N: usize> Rosenbrock<N> {
             let row = &self.jac[i * nd..(i + 1) * nd];
             let coupling: f64 = row.iter().zip(&u[..nd]).map(|(a, b)| a * b).sum();
             u[i] = hg * (r[i] + coupling);
+        }
+    }
+}
+
+/// Inverse of a 1×1, 2×2 or 3×3 row-major matrix by cofactors (the belt–block with a
+/// memoryless or one-state law); `false` when it is singular.
+fn small_inverse(m: &[f64], n: usize, inv: &mut [f64]) -> bool {
+    match n {
+        1 => {
+            inv[0] = 1.0 / m[0];
+            inv[0].is_finite()
+        }
+        2 => {
+            let det = m[0] * m[3] - m[1] * m[2];
+            let d = 1.0 / det;
+            inv.copy_from_slice(&[m[3] * d, -m[1] * d, -m[2] * d, m[0] * d]);
+            d.is_finite() && det != 0.0
+        }
+        _ => {
+            let c00 = m[4] * m[8] - m[5] * m[7];
+            let c01 = m[5] * m[6] - m[3] * m[8];
+            let c02 = m[3] * m[7] - m[4] * m[6];
+            let det = m[0] * c00 + m[1] * c01 + m[2] * c02;
+            let d = 1.0 / det;
+            inv.copy_from_slice(&[
+                c00 * d,
+                (m[2] * m[7] - m[1] * m[8]) * d,
+                (m[1] * m[5] - m[2] * m[4]) * d,
+                c01 * d,
+                (m[0] * m[8] - m[2] * m[6]) * d,
+                (m[2] * m[3] - m[0] * m[5]) * d,
+                c02 * d,
+                (m[1] * m[6] - m[0] * m[7]) * d,
+                (m[0] * m[4] - m[1] * m[3]) * d,
+            ]);
+            d.is_finite() && det != 0.0
         }
     }
 }
@@ -335,6 +374,26 @@ mod tests {
             dense = dense.max((out[0] - (t0 + th * h).sin().exp()).abs());
         }
         (end, dense)
+    }
+
+    #[test]
+    fn small_inverses_invert() {
+        let m3 = [2.0, -1.0, 0.5, 1.0, 3.0, -2.0, 0.0, 1.5, 4.0];
+        let mut inv = [0.0; 9];
+        assert!(small_inverse(&m3, 3, &mut inv));
+        for i in 0..3 {
+            for j in 0..3 {
+                let p: f64 = (0..3).map(|k| m3[i * 3 + k] * inv[k * 3 + j]).sum();
+                assert!(
+                    (p - f64::from(u8::from(i == j))).abs() < 1e-14,
+                    "{i}{j}: {p}"
+                );
+            }
+        }
+        let mut inv2 = [0.0; 4];
+        assert!(small_inverse(&[1.0, 2.0, 3.0, 4.0], 2, &mut inv2));
+        assert_eq!(inv2, [-2.0, 1.0, 1.5, -0.5]);
+        assert!(!small_inverse(&[1.0, 2.0, 2.0, 4.0], 2, &mut inv2));
     }
 
     #[test]

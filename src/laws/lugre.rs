@@ -60,6 +60,7 @@ impl LuGre {
     }
 
     /// Stribeck level `g(v)` at nominal load [N].
+    #[inline]
     pub fn g(&self, v: f64) -> f64 {
         let p = &self.params;
         let r = v * self.inv_v_s;
@@ -91,6 +92,7 @@ impl FrictionLaw for LuGre {
         out[0] = (p.f_s_n.max(p.f_c_n) / p.sigma0_n_per_m).max(1e-15);
     }
 
+    #[inline]
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64 {
         let p = &self.params;
         let v = c.v_rel_mps;

@@ -79,6 +79,8 @@ pub struct BeltBlock {
     inv_mass: f64,
     n_law: usize,
     n_law_events: usize,
+    /// Whether the law has an after-step hook (cached: asked after every step).
+    law_after_step: bool,
     /// Velocity-reversal event for laws with a kink at `v_rel = 0`.
     reversal: Option<Reversal>,
     /// Mechanical energy at the start of the run [J].
@@ -97,6 +99,7 @@ impl BeltBlock {
         );
         let n_law = law.n_states();
         let n_law_events = law.n_events();
+        let law_after_step = law.has_after_step();
         let reversal = law
             .kinks_at_reversal()
             .then(|| Reversal::new(params.initial_slip_velocity_mps));
@@ -110,6 +113,7 @@ impl BeltBlock {
             inv_mass,
             n_law,
             n_law_events,
+            law_after_step,
             reversal,
             initial_energy_j: 0.0,
         }
@@ -381,11 +385,13 @@ impl Model for BeltBlock {
     }
 
     fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
-        let c = self.contact(t, y);
         let ne = self.n_law_events;
-        self.law.events(&c, self.law_states(y), &mut g[..ne]);
+        if ne > 0 {
+            let c = self.contact(t, y);
+            self.law.events(&c, self.law_states(y), &mut g[..ne]);
+        }
         if let Some(r) = &self.reversal {
-            g[ne] = r.guard(c.v_rel_mps);
+            g[ne] = r.guard(y[1] - self.belt_speed_mps);
         }
     }
 
@@ -404,7 +410,7 @@ impl Model for BeltBlock {
     }
 
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> bool {
-        if !self.law.has_after_step() {
+        if !self.law_after_step {
             return false;
         }
         let c = self.contact(t, y);
