@@ -106,6 +106,9 @@ pub struct TriboApp {
     )>,
     /// Screen area of the plots (for PNG export).
     pub(super) plot_rect: Option<egui::Rect>,
+    /// Time the window spent on the previous frame: building, tessellating and painting it,
+    /// without the buffer swap [s] (eframe's measure).
+    pub(super) frame_cpu_s: Option<f32>,
 }
 
 impl TriboApp {
@@ -136,6 +139,7 @@ impl TriboApp {
             plots: PlotCache::default(),
             pending_png: None,
             plot_rect: None,
+            frame_cpu_s: None,
         };
         app.run.running = opts.start_running;
         let ctx = cc.egui_ctx.clone();
@@ -359,7 +363,8 @@ impl TriboApp {
 }
 
 impl eframe::App for TriboApp {
-    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+    fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        self.frame_cpu_s = frame.info().cpu_usage;
         self.drain_worker();
         self.shortcuts(ctx);
         self.dropped_files(ctx);

@@ -31,7 +31,7 @@ pub fn show(app: &TriboApp, ui: &mut egui::Ui) {
     // Displacement scale: the largest |x| of the window spans 90 px.
     let range = window_range(app);
     let xs = app.history.column(ix);
-    let x_max = range.map(|i| xs[i].abs()).fold(1e-6f64, f64::max);
+    let x_max = xs[range].iter().fold(1e-6f64, |m, x| m.max(x.abs()));
     let px_per_m = (90.0 / x_max) as f32;
 
     // Belt loop between two wheels.

@@ -1,5 +1,10 @@
-//! Bounded sample history for the plots: one ring buffer per column, so memory stays flat on a
-//! run left for hours, and time windows are found by binary search.
+//! Bounded sample history for the plots: one contiguous buffer per column, so memory stays flat
+//! on a run left for hours, time windows are found by binary search and the plots scan plain
+//! slices (a frame with 10⁶ samples reads them at memory speed).
+//!
+//! Each column is a `Vec` that grows to `capacity + capacity/4` samples and then drops its
+//! oldest samples down to `capacity` in one move: amortised one copy per four pushes, memory at
+//! most 1.25 × capacity, and every column always one slice (a ring buffer would wrap).
 
 use std::collections::VecDeque;
 
@@ -8,11 +13,11 @@ use crate::integrate::driver::SectionId;
 /// Default capacity: 2²⁰ samples (17 min at the default 1 ms output interval).
 pub const DEFAULT_CAPACITY: usize = 1 << 20;
 
-/// Ring buffers of the simulation's output columns.
+/// Bounded buffers of the simulation's output columns.
 #[derive(Clone, Debug, Default)]
 pub struct History {
     names: Vec<String>,
-    columns: Vec<VecDeque<f64>>,
+    columns: Vec<Vec<f64>>,
     capacity: usize,
     /// Poincaré points: (section, row).
     sections: VecDeque<(SectionId, Vec<f64>)>,
@@ -25,7 +30,7 @@ impl History {
         let n = names.len();
         Self {
             names,
-            columns: (0..n).map(|_| VecDeque::new()).collect(),
+            columns: (0..n).map(|_| Vec::new()).collect(),
             capacity: capacity.max(16),
             sections: VecDeque::new(),
             section_capacity: 100_000,
@@ -44,7 +49,7 @@ impl History {
 
     /// Number of stored samples.
     pub fn len(&self) -> usize {
-        self.columns.first().map_or(0, VecDeque::len)
+        self.columns.first().map_or(0, Vec::len)
     }
 
     /// Whether no sample is stored.
@@ -52,24 +57,31 @@ impl History {
         self.len() == 0
     }
 
-    /// Largest number of samples kept.
+    /// Number of samples kept at least (once that many arrived); at most 1.25 × this.
     pub fn capacity(&self) -> usize {
         self.capacity
     }
 
-    /// Appends rows given flat (`row_len` values each); drops the oldest beyond capacity.
+    /// Appends rows given flat (`row_len` values each); drops the oldest beyond the bound.
     pub fn extend_flat(&mut self, flat: &[f64]) {
         let w = self.columns.len();
         if w == 0 {
             return;
         }
-        for row in flat.chunks_exact(w) {
-            for (col, v) in self.columns.iter_mut().zip(row) {
-                col.push_back(*v);
+        let rows = flat.len() / w;
+        let bound = self.capacity + self.capacity / 4;
+        for (c, col) in self.columns.iter_mut().enumerate() {
+            // Grow by doubling up to the bound, then exactly: memory never exceeds the bound
+            // (plain doubling would take 2 × capacity).
+            let need = col.len() + rows;
+            if need > col.capacity() {
+                let want = need.max((2 * col.capacity()).min(bound));
+                col.reserve_exact(want - col.len());
             }
+            col.extend(flat.iter().skip(c).step_by(w));
         }
-        let excess = self.len().saturating_sub(self.capacity);
-        if excess > 0 {
+        if self.len() > bound {
+            let excess = self.len() - self.capacity;
             for col in &mut self.columns {
                 col.drain(..excess);
             }
@@ -92,14 +104,14 @@ impl History {
             .map(|(_, r)| r.as_slice())
     }
 
-    /// A column.
-    pub fn column(&self, index: usize) -> &VecDeque<f64> {
+    /// A column, oldest sample first.
+    pub fn column(&self, index: usize) -> &[f64] {
         &self.columns[index]
     }
 
     /// Value of column `index` in the newest sample.
     pub fn last(&self, index: usize) -> Option<f64> {
-        self.columns.get(index)?.back().copied()
+        self.columns.get(index)?.last().copied()
     }
 
     /// Index range of the samples with `t ≥ t_from` (time is column 0).
@@ -121,11 +133,22 @@ mod tests {
     #[test]
     fn keeps_the_newest_samples_within_capacity() {
         let mut h = History::new(vec!["t".into(), "x".into()], 16);
-        let flat: Vec<f64> = (0..40).flat_map(|i| [i as f64, 2.0 * i as f64]).collect();
+        // 20 = 16 + 16/4 samples fit; the 21st drops the oldest five.
+        let flat: Vec<f64> = (0..20).flat_map(|i| [i as f64, 2.0 * i as f64]).collect();
         h.extend_flat(&flat);
+        assert_eq!(h.len(), 20);
+        h.extend_flat(&[20.0, 40.0]);
         assert_eq!(h.len(), 16);
-        assert_eq!(h.column(0)[0], 24.0);
-        assert_eq!(h.last(1), Some(78.0));
-        assert_eq!(h.range_since(30.0), 6..16);
+        assert_eq!(h.column(0)[0], 5.0);
+        assert_eq!(h.last(1), Some(40.0));
+        assert_eq!(h.range_since(15.0), 10..16);
+        // A long run: the bound holds and the newest samples are kept.
+        let flat: Vec<f64> = (21..1000)
+            .flat_map(|i| [i as f64, 2.0 * i as f64])
+            .collect();
+        h.extend_flat(&flat);
+        assert!((16..=20).contains(&h.len()));
+        assert_eq!(h.last(0), Some(999.0));
+        assert!(h.column(0).windows(2).all(|w| w[1] == w[0] + 1.0));
     }
 }

@@ -42,7 +42,16 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
         }
         ui.label(egui::RichText::new(r.method).weak());
         let dt = ui.input(|i| i.stable_dt).max(1e-4);
-        ui.label(egui::RichText::new(format!("{:.0} fps", 1.0 / dt)).weak());
+        let fps = ui.label(egui::RichText::new(format!("{:.0} fps", 1.0 / dt)).weak());
+        if let Some(cpu) = app.frame_cpu_s {
+            ui.label(egui::RichText::new(format!("{:.1} ms/frame", 1e3 * cpu)).weak())
+                .on_hover_text(
+                    "Time the window spends on one frame: building, tessellating and painting \
+                     it (without the buffer swap). Frames per second are bounded by this plus \
+                     the rasteriser's time.",
+                );
+        }
+        fps.on_hover_text("Frames drawn per second (smoothed)");
         ui.label(egui::RichText::new(format!("{} samples", app.history.len())).weak());
         if let Some(err) = &app.run.error {
             ui.separator();
@@ -58,14 +67,15 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
 fn stick_fraction(app: &TriboApp) -> Option<f64> {
     let (is, iev) = (col(app, "stick")?, col(app, "event")?);
     let range = window_range(app);
-    let (s, ev) = (app.history.column(is), app.history.column(iev));
-    let (mut n, mut stuck) = (0usize, 0usize);
-    for i in range {
-        if ev[i] == 0.0 {
-            n += 1;
-            stuck += usize::from(s[i] > 0.5);
-        }
-    }
+    let (s, ev) = (
+        &app.history.column(is)[range.clone()],
+        &app.history.column(iev)[range],
+    );
+    // Regular samples only (event rows repeat an instant); one branch-free pass over slices.
+    let (n, stuck) = s.iter().zip(ev).fold((0u64, 0u64), |(n, k), (&s, &e)| {
+        let regular = u64::from(e == 0.0);
+        (n + regular, k + regular * u64::from(s > 0.5))
+    });
     (n > 0).then(|| stuck as f64 / n as f64)
 }
 

@@ -4,7 +4,7 @@
 use eframe::egui;
 use egui_plot::{Line, Plot, Points};
 
-use super::{SLIP_COLOR, col, window_range};
+use super::{SLIP_COLOR, col, trail_name, trail_range};
 use crate::gui::TriboApp;
 use crate::laws::FrictionLaw;
 
@@ -20,7 +20,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     ) else {
         return;
     };
-    let range = window_range(app);
+    let range = trail_range(app);
     let stride = (range.len() / MAX_POINTS).max(1);
     let h = &app.history;
     let (v, f) = (h.column(iv), h.column(ifr));
@@ -29,9 +29,11 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         .step_by(stride)
         .map(|i| [v[i], f[i]])
         .collect();
-    let v_span = range
-        .clone()
-        .map(|i| v[i].abs())
+    // Range of the characteristic: the trail's extent (strided, so a frame does not scan the
+    // whole window), at least twice the belt speed.
+    let v_span = trail
+        .iter()
+        .map(|p| p[0].abs())
         .fold(0.0f64, f64::max)
         .max(2.0 * super::traces::belt_speed(app).unwrap_or(0.0).abs())
         .max(1e-3);
@@ -52,13 +54,14 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     if reset {
         plot = plot.reset();
     }
+    let trail_label = trail_name(app, "trail");
     plot.show(ui, |p| {
         p.line(
             Line::new("steady characteristic", curve)
                 .color(egui::Color32::GRAY)
                 .width(1.5),
         );
-        p.line(Line::new("trail", trail).color(SLIP_COLOR).width(1.0));
+        p.line(Line::new(trail_label, trail).color(SLIP_COLOR).width(1.0));
         if let Some(pt) = last {
             p.points(
                 Points::new("operating point", vec![pt])

@@ -115,6 +115,29 @@ pub fn window_range(app: &TriboApp) -> std::ops::Range<usize> {
     app.history.range_since(t_end - app.session.view.window_s)
 }
 
+/// Longest stretch of time the phase plane and the friction–velocity trail draw [s]: a
+/// trajectory is a curve only while its points are close in time; a striding line through a
+/// long window fills the plane instead of tracing the orbit.
+pub const TRAIL_S: f64 = 20.0;
+
+/// Index range of the newest samples drawn as a trajectory: the shown window, at most
+/// [`TRAIL_S`].
+pub fn trail_range(app: &TriboApp) -> std::ops::Range<usize> {
+    let t_end = app.history.last(0).unwrap_or(0.0);
+    app.history
+        .range_since(t_end - app.session.view.window_s.min(TRAIL_S))
+}
+
+/// Legend name of a trajectory drawn over [`trail_range`]: says so when it is shorter than the
+/// window.
+pub fn trail_name(app: &TriboApp, name: &str) -> String {
+    if app.session.view.window_s > TRAIL_S {
+        format!("{name} (last {TRAIL_S:.0} s)")
+    } else {
+        name.to_string()
+    }
+}
+
 /// Column index by name, if the run has it.
 pub fn col(app: &TriboApp, name: &str) -> Option<usize> {
     app.history.index(name)

@@ -5,7 +5,7 @@ use eframe::egui;
 use egui_plot::{HLine, Line, Plot, Points};
 
 use super::traces::belt_speed;
-use super::{BELT_COLOR, STICK_COLOR, col, plane_columns, window_range};
+use super::{BELT_COLOR, STICK_COLOR, col, plane_columns, trail_name, trail_range};
 use crate::gui::TriboApp;
 
 /// Most points drawn for the trajectory (longer windows are strided): a screen of a few hundred
@@ -19,7 +19,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         return;
     };
     let is = col(app, "stick");
-    let range = window_range(app);
+    let range = trail_range(app);
     let stride = (range.len() / MAX_POINTS).max(1);
     let h = &app.history;
     let (x, v) = (h.column(ix), h.column(iv));
@@ -45,11 +45,12 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         plot = plot.reset();
     }
     let vb = belt_speed(app);
+    let path_label = trail_name(app, "trajectory");
     plot.show(ui, |p| {
         if let Some(vb) = vb {
             p.hline(HLine::new("belt speed v_b", vb).color(BELT_COLOR));
         }
-        p.line(Line::new("trajectory", path).width(1.2));
+        p.line(Line::new(path_label, path).width(1.2));
         p.points(Points::new("stick", stick).color(STICK_COLOR).radius(1.5));
         if let Some(pt) = last {
             p.points(Points::new("now", vec![pt]).radius(5.0).filled(true));

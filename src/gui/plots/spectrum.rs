@@ -56,10 +56,15 @@ pub fn update(app: &mut TriboApp) {
     let range = window_range(app);
     let h = &app.history;
     let (s, ev) = (h.column(is), h.column(iev));
-    let mut samples: Vec<f64> = range.filter(|&i| ev[i] == 0.0).map(|i| s[i]).collect();
-    if samples.len() > MAX_SAMPLES {
-        samples.drain(..samples.len() - MAX_SAMPLES);
-    }
+    // The newest MAX_SAMPLES regular samples (event rows break the uniform spacing), taken
+    // from the end so a long window is not scanned.
+    let mut samples: Vec<f64> = range
+        .rev()
+        .filter(|&i| ev[i] == 0.0)
+        .map(|i| s[i])
+        .take(MAX_SAMPLES)
+        .collect();
+    samples.reverse();
     let dt = app.session.preset.run.output_interval_s;
     let spectrum = amplitude_spectrum(&samples, dt, Window::Hann);
     let dominant = spectrum.dominant();

@@ -14,7 +14,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         return;
     }
     let t_end = app.history.last(0).unwrap_or(0.0);
-    let t_first = app.history.column(0).front().copied().unwrap_or(0.0);
+    let t_first = app.history.column(0).first().copied().unwrap_or(0.0);
     let window = app.session.view.window_s;
     let width = ui.available_width().max(100.0) as usize;
     let each = ((ui.available_height() - 12.0) / 3.0).max(60.0);
