@@ -8,6 +8,8 @@ use eframe::egui;
 
 use super::dialogs::{FileDialogs, NativeDialogs};
 use super::history::{DEFAULT_CAPACITY, History};
+use super::jobs::AnalysisHandle;
+use super::lab::Lab;
 use super::plots::PlotCache;
 use super::session::{SavedSession, Session};
 use super::worker::{Command, Speed, WorkerHandle, WorkerMsg};
@@ -106,6 +108,8 @@ pub struct TriboApp {
     )>,
     /// Screen area of the plots (for PNG export).
     pub(super) plot_rect: Option<egui::Rect>,
+    /// Analyses: the analysis thread, jobs, results, imported series.
+    pub(super) lab: Lab,
 }
 
 impl TriboApp {
@@ -136,6 +140,7 @@ impl TriboApp {
             plots: PlotCache::default(),
             pending_png: None,
             plot_rect: None,
+            lab: Lab::default(),
         };
         app.run.running = opts.start_running;
         let ctx = cc.egui_ctx.clone();
@@ -147,6 +152,11 @@ impl TriboApp {
         ) {
             Ok(w) => app.worker = Some(w),
             Err(e) => app.show_error("Cannot start the simulation", e.to_string()),
+        }
+        let ctx = cc.egui_ctx.clone();
+        match AnalysisHandle::spawn(move || ctx.request_repaint()) {
+            Ok(h) => app.lab.handle = Some(h),
+            Err(e) => app.show_error("Cannot start the analysis thread", e.to_string()),
         }
         app
     }
@@ -164,6 +174,11 @@ impl TriboApp {
     /// The sample history.
     pub fn history(&self) -> &History {
         &self.history
+    }
+
+    /// Analyses: jobs in progress, results, the imported series.
+    pub fn analysis(&self) -> &Lab {
+        &self.lab
     }
 
     /// The message currently shown, if any.
@@ -353,7 +368,13 @@ impl TriboApp {
                 .collect()
         });
         if let Some(path) = dropped.into_iter().last() {
-            self.open_preset_file(&path);
+            let ext = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            match ext.as_deref() {
+                Some("csv" | "tsv" | "txt") => self.open_csv_file(&path),
+                _ => self.open_preset_file(&path),
+            }
         }
     }
 }
@@ -361,6 +382,7 @@ impl TriboApp {
 impl eframe::App for TriboApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.drain_worker();
+        self.lab.drain();
         self.shortcuts(ctx);
         self.dropped_files(ctx);
         self.take_screenshot(ctx);
@@ -382,6 +404,7 @@ impl eframe::App for TriboApp {
             .min_size(280.0)
             .show(ui, |ui| super::controls::show(self, ui));
         egui::CentralPanel::default().show(ui, |ui| super::plots::central(self, ui));
+        self.import_window(ui.ctx());
         self.notice_window(ui.ctx());
     }
 

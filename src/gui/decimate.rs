@@ -1,15 +1,13 @@
 //! Min/max decimation: at most two points per pixel column, in the order they occur, so a
 //! million-sample trace draws in microseconds and a one-sample stick–slip spike stays visible.
 
-use std::collections::VecDeque;
-
-/// Decimates `y(x)` over the index range `range` to about `pixels` columns.
-pub fn min_max(
-    x: &VecDeque<f64>,
-    y: &VecDeque<f64>,
-    range: std::ops::Range<usize>,
-    pixels: usize,
-) -> Vec<[f64; 2]> {
+/// Decimates `y(x)` over the index range `range` to about `pixels` columns (ring buffers of
+/// the history or plain slices).
+pub fn min_max<X, Y>(x: &X, y: &Y, range: std::ops::Range<usize>, pixels: usize) -> Vec<[f64; 2]>
+where
+    X: std::ops::Index<usize, Output = f64> + ?Sized,
+    Y: std::ops::Index<usize, Output = f64> + ?Sized,
+{
     let n = range.len();
     let pixels = pixels.max(1);
     if n <= 2 * pixels {
@@ -54,6 +52,7 @@ pub fn min_max(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::VecDeque;
 
     #[test]
     fn keeps_a_single_sample_spike_and_bounds_the_count() {
