@@ -8,6 +8,8 @@ use eframe::egui;
 
 use super::dialogs::{FileDialogs, NativeDialogs};
 use super::history::{DEFAULT_CAPACITY, History};
+use super::jobs::AnalysisHandle;
+use super::lab::Lab;
 use super::plots::PlotCache;
 use super::session::{SavedSession, Session};
 use super::worker::{Command, Speed, WorkerHandle, WorkerMsg};
@@ -109,6 +111,8 @@ pub struct TriboApp {
     /// Time the window spent on the previous frame: building, tessellating and painting it,
     /// without the buffer swap [s] (eframe's measure).
     pub(super) frame_cpu_s: Option<f32>,
+    /// Analyses: the analysis thread, jobs, results, imported series.
+    pub(super) lab: Lab,
 }
 
 impl TriboApp {
@@ -140,6 +144,7 @@ impl TriboApp {
             pending_png: None,
             plot_rect: None,
             frame_cpu_s: None,
+            lab: Lab::default(),
         };
         app.run.running = opts.start_running;
         let ctx = cc.egui_ctx.clone();
@@ -151,6 +156,11 @@ impl TriboApp {
         ) {
             Ok(w) => app.worker = Some(w),
             Err(e) => app.show_error("Cannot start the simulation", e.to_string()),
+        }
+        let ctx = cc.egui_ctx.clone();
+        match AnalysisHandle::spawn(move || ctx.request_repaint()) {
+            Ok(h) => app.lab.handle = Some(h),
+            Err(e) => app.show_error("Cannot start the analysis thread", e.to_string()),
         }
         app
     }
@@ -168,6 +178,11 @@ impl TriboApp {
     /// The sample history.
     pub fn history(&self) -> &History {
         &self.history
+    }
+
+    /// Analyses: jobs in progress, results, the imported series.
+    pub fn analysis(&self) -> &Lab {
+        &self.lab
     }
 
     /// The message currently shown, if any.
@@ -357,7 +372,13 @@ impl TriboApp {
                 .collect()
         });
         if let Some(path) = dropped.into_iter().last() {
-            self.open_preset_file(&path);
+            let ext = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            match ext.as_deref() {
+                Some("csv" | "tsv" | "txt") => self.open_csv_file(&path),
+                _ => self.open_preset_file(&path),
+            }
         }
     }
 }
@@ -366,6 +387,7 @@ impl eframe::App for TriboApp {
     fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
         self.frame_cpu_s = frame.info().cpu_usage;
         self.drain_worker();
+        self.lab.drain();
         self.shortcuts(ctx);
         self.dropped_files(ctx);
         self.take_screenshot(ctx);
@@ -387,6 +409,7 @@ impl eframe::App for TriboApp {
             .min_size(280.0)
             .show(ui, |ui| super::controls::show(self, ui));
         egui::CentralPanel::default().show(ui, |ui| super::plots::central(self, ui));
+        self.import_window(ui.ctx());
         self.notice_window(ui.ctx());
     }
 

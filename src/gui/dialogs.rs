@@ -13,6 +13,8 @@ pub trait FileDialogs {
     fn save_csv(&mut self, suggested_name: &str) -> Option<PathBuf>;
     /// Choose where to export the plots as PNG.
     fn save_png(&mut self, suggested_name: &str) -> Option<PathBuf>;
+    /// Choose a measured series (CSV) to import.
+    fn open_csv(&mut self) -> Option<PathBuf>;
 }
 
 /// Native dialogs through rfd.
@@ -50,6 +52,13 @@ impl FileDialogs for NativeDialogs {
             .set_file_name(suggested_name)
             .save_file()
     }
+
+    fn open_csv(&mut self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Import measured series")
+            .add_filter("CSV", &["csv", "txt", "tsv"])
+            .pick_file()
+    }
 }
 
 /// Dialogs that answer from a queue (for tests and scripted demos).
@@ -76,6 +85,9 @@ impl FileDialogs for ScriptedDialogs {
         self.next()
     }
     fn save_png(&mut self, _: &str) -> Option<PathBuf> {
+        self.next()
+    }
+    fn open_csv(&mut self) -> Option<PathBuf> {
         self.next()
     }
 }

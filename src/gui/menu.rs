@@ -40,6 +40,10 @@ pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
                 ui.close();
                 app.save_preset_dialog();
             }
+            if ui.button("Import measured series (CSV)…").clicked() {
+                ui.close();
+                app.import_csv_dialog();
+            }
             ui.separator();
             if ui.button("Export traces (CSV)…").clicked() {
                 ui.close();

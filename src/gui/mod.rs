@@ -8,6 +8,8 @@ pub mod decimate;
 pub mod dialogs;
 mod export;
 pub mod history;
+pub mod jobs;
+pub mod lab;
 mod menu;
 mod plots;
 pub mod session;

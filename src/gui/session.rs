@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::lab::LabSettings;
 use crate::preset::Preset;
 use crate::preset::builtin;
 
@@ -25,18 +26,46 @@ pub enum Tab {
     Spectrum,
     /// Poincaré map.
     Poincare,
+    /// Lyapunov spectrum converging live, verdict and Kaplan–Yorke dimension.
+    Lyapunov,
+    /// Floquet multipliers on the unit circle.
+    Floquet,
+    /// Delay reconstruction of a signal: 3-D view and 2-D projections.
+    Attractor,
+    /// Series pipeline: trace, spectrum, AMI, Cao, divergence curve.
+    Embedding,
+    /// Bifurcation (orbit) diagram.
+    Bifurcation,
 }
 
 impl Tab {
     /// All tabs in display order.
-    pub const ALL: [Tab; 6] = [
+    pub const ALL: [Tab; 11] = [
         Tab::Grid,
         Tab::Traces,
         Tab::Phase,
         Tab::FrictionVelocity,
         Tab::Spectrum,
         Tab::Poincare,
+        Tab::Lyapunov,
+        Tab::Floquet,
+        Tab::Attractor,
+        Tab::Embedding,
+        Tab::Bifurcation,
     ];
+
+    /// Whether the view draws the simulation's history (the analysis views draw results).
+    pub fn shows_history(self) -> bool {
+        matches!(
+            self,
+            Tab::Grid
+                | Tab::Traces
+                | Tab::Phase
+                | Tab::FrictionVelocity
+                | Tab::Spectrum
+                | Tab::Poincare
+        )
+    }
 
     /// Tab title.
     pub fn title(self) -> &'static str {
@@ -47,6 +76,11 @@ impl Tab {
             Tab::FrictionVelocity => "Friction–velocity",
             Tab::Spectrum => "Spectrum",
             Tab::Poincare => "Poincaré map",
+            Tab::Lyapunov => "Lyapunov",
+            Tab::Floquet => "Floquet",
+            Tab::Attractor => "Attractor",
+            Tab::Embedding => "Embedding",
+            Tab::Bifurcation => "Bifurcation",
         }
     }
 }
@@ -71,6 +105,9 @@ pub struct ViewSettings {
     pub poincare_section: usize,
     /// Anti-aliased lines (off speeds up software rendering on machines without a GPU).
     pub antialiasing: bool,
+    /// Settings of the analysis panels.
+    #[serde(default)]
+    pub lab: LabSettings,
 }
 
 impl Default for ViewSettings {
@@ -84,6 +121,7 @@ impl Default for ViewSettings {
             spectrum_signal: "x".into(),
             poincare_section: 0,
             antialiasing: true,
+            lab: LabSettings::default(),
         }
     }
 }

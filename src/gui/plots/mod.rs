@@ -1,9 +1,17 @@
 //! The central area: the animated bench above, then the chosen plot view. Each plot is one
 //! file; all read the bounded history and draw decimated data.
 
+mod attractor;
+mod attractor3d;
+mod bifurcation;
+mod embedding;
+mod floquet;
 mod friction_velocity;
+mod job_bar;
+mod lyapunov;
 mod phase;
 mod poincare;
+mod series_source;
 mod spectrum;
 mod traces;
 
@@ -48,12 +56,12 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
         app.plots.follow = true;
         app.plots.follow_initialised = true;
     }
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for tab in Tab::ALL {
             ui.selectable_value(&mut app.session.view.tab, tab, tab.title());
         }
         ui.separator();
-        if is_bench(app) {
+        if is_bench(app) && app.session.view.tab.shows_history() {
             ui.checkbox(&mut app.session.view.show_bench, "Bench animation");
         }
         if ui
@@ -66,7 +74,8 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
                 .memory_mut(|m| m.data.insert_temp(reset_id(), true));
         }
     });
-    if app.session.view.show_bench && is_bench(app) {
+    let tab = app.session.view.tab;
+    if app.session.view.show_bench && is_bench(app) && tab.shows_history() {
         super::bench_view::show(app, ui);
     }
     let reset = ui
@@ -75,17 +84,22 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
         .unwrap_or(false);
     let rect = ui.available_rect_before_wrap();
     app.plot_rect = Some(rect);
-    if app.history.is_empty() {
+    if app.history.is_empty() && tab.shows_history() {
         ui.centered_and_justified(|ui| ui.label("Waiting for the simulation…"));
         return;
     }
-    match app.session.view.tab {
+    match tab {
         Tab::Grid => grid(app, ui, reset),
         Tab::Traces => traces::show(app, ui, reset),
         Tab::Phase => phase::show(app, ui, reset),
         Tab::FrictionVelocity => friction_velocity::show(app, ui, reset),
         Tab::Spectrum => spectrum::show(app, ui, reset),
         Tab::Poincare => poincare::show(app, ui, reset),
+        Tab::Lyapunov => lyapunov::show(app, ui, reset),
+        Tab::Floquet => floquet::show(app, ui, reset),
+        Tab::Attractor => attractor::show(app, ui, reset),
+        Tab::Embedding => embedding::show(app, ui, reset),
+        Tab::Bifurcation => bifurcation::show(app, ui, reset),
     }
 }
 
@@ -161,4 +175,25 @@ pub fn plane_columns(app: &TriboApp) -> Option<((usize, String), (usize, String)
     let names = app.history.names();
     // Column 0 is t, the last one the event flag.
     (names.len() >= 4).then(|| ((1, names[1].clone()), (2, names[2].clone())))
+}
+
+/// One setting of an analysis panel (a slider, a checkbox…), drawn by [`setting_rows`].
+pub type SettingCell<'a> = Box<dyn FnOnce(&mut egui::Ui) + 'a>;
+
+/// Approximate width of a setting (slider, its value box and label) [px].
+const SETTING_WIDTH: f32 = 330.0;
+
+/// Lays settings out in rows of as many as fit the width. A wrapping layout cannot do it:
+/// a slider with its value box and label is a nested row whose width is known only after it
+/// is drawn, so it would run past the window's edge instead of wrapping.
+pub fn setting_rows(ui: &mut egui::Ui, cells: Vec<SettingCell<'_>>) {
+    let per_row = ((ui.available_width() / SETTING_WIDTH).floor() as usize).max(1);
+    let mut cells = cells.into_iter().peekable();
+    while cells.peek().is_some() {
+        ui.horizontal(|ui| {
+            for cell in cells.by_ref().take(per_row) {
+                cell(ui);
+            }
+        });
+    }
 }

@@ -1,0 +1,126 @@
+//! The bodies of the Floquet, sweep and series jobs (the Lyapunov job has its own file).
+
+use super::{Job, JobMsg, Reply, SeriesInput, SeriesResult};
+use crate::analysis::pipeline::{PipelineOptions, analyze_series};
+use crate::analysis::sweep::{SweepControl, SweepError, SweepProgress, SweepSpec, sweep};
+use crate::analysis::{FloquetOptions, PresetDynamics, Window, amplitude_spectrum, floquet};
+use crate::params::fmt_num;
+use crate::preset::Preset;
+
+/// Runs one job to its end, cancellation or failure, answering through `reply`.
+pub(super) fn run(job: Job, reply: &Reply) {
+    match job {
+        Job::Lyapunov { preset, options } => super::lyapunov::run(&preset, &options, reply),
+        Job::Floquet {
+            preset,
+            options,
+            rtol,
+        } => floquet_job(*preset, &options, rtol, reply),
+        Job::Sweep { preset, spec } => sweep_job(&preset, &spec, reply),
+        Job::Series { input, options } => series_job(*input, &options, reply),
+    }
+}
+
+fn floquet_job(preset: Preset, options: &FloquetOptions, rtol: f64, reply: &Reply) {
+    reply.progress(
+        0.0,
+        "integrating the transient, then shooting for the periodic orbit…".into(),
+    );
+    let dynamics = PresetDynamics {
+        preset,
+        rtol: Some(rtol),
+    };
+    let result = floquet(&dynamics, options);
+    let id = reply.id();
+    if reply.cancelled() {
+        reply.last(JobMsg::Cancelled { id });
+        return;
+    }
+    reply.last(match result {
+        Ok(report) => JobMsg::Floquet {
+            id,
+            report: Box::new(report),
+        },
+        Err(e) => JobMsg::Failed {
+            id,
+            message: e.to_string(),
+        },
+    });
+}
+
+fn sweep_job(preset: &Preset, spec: &SweepSpec, reply: &Reply) {
+    let id = reply.id();
+    let total = spec.total_runs();
+    reply.progress(0.0, format!("0 of {total} runs"));
+    let result = if preset.system.is_map() {
+        super::map_sweep::sweep_map(preset, spec, reply)
+    } else {
+        let progress = |p: &SweepProgress<'_>| {
+            reply.progress(
+                p.done as f64 / p.total.max(1) as f64,
+                format!(
+                    "{} of {} runs ({} = {}, {} branch)",
+                    p.done,
+                    p.total,
+                    spec.param,
+                    fmt_num(p.run.value),
+                    p.run.branch
+                ),
+            );
+            reply.live(JobMsg::SweepRun {
+                id,
+                run: Box::new(p.run.clone()),
+            });
+        };
+        sweep(
+            preset,
+            spec,
+            SweepControl {
+                cancel: Some(reply.flag()),
+                progress: Some(&progress),
+            },
+        )
+    };
+    reply.last(match result {
+        Ok(result) => JobMsg::Sweep {
+            id,
+            result: Box::new(result),
+        },
+        Err(SweepError::Cancelled { .. }) => JobMsg::Cancelled { id },
+        Err(e) => JobMsg::Failed {
+            id,
+            message: e.to_string(),
+        },
+    });
+}
+
+fn series_job(input: SeriesInput, options: &PipelineOptions, reply: &Reply) {
+    let id = reply.id();
+    reply.progress(
+        0.0,
+        format!(
+            "spectrum, AMI, Cao, divergence curve and Wolf on {} samples…",
+            input.values.len()
+        ),
+    );
+    let spectrum = amplitude_spectrum(&input.values, input.dt_s, Window::Hann);
+    let result = analyze_series(&input.name, &input.values, input.dt_s, options);
+    if reply.cancelled() {
+        reply.last(JobMsg::Cancelled { id });
+        return;
+    }
+    reply.last(match result {
+        Ok(report) => JobMsg::Series {
+            id,
+            result: Box::new(SeriesResult {
+                input,
+                spectrum,
+                report,
+            }),
+        },
+        Err(e) => JobMsg::Failed {
+            id,
+            message: format!("{}: {e}", input.name),
+        },
+    });
+}

@@ -1,0 +1,160 @@
+//! Starting and cancelling analysis jobs from the session's settings, and loading a swept
+//! value into the live run.
+
+use crate::analysis::FloquetOptions;
+use crate::analysis::lyapunov::LyapunovOptions;
+use crate::analysis::pipeline::PipelineOptions;
+use crate::analysis::sweep::{SweepSpec, Transient};
+use crate::gui::TriboApp;
+use crate::gui::jobs::{Job, JobKind};
+use crate::params::fmt_num;
+
+use super::{ActiveJob, PickedValue, SeriesSource, SweepView};
+
+impl TriboApp {
+    /// Submits a job, replacing (cancelling) the one in progress.
+    fn submit(&mut self, job: Job) {
+        let kind = job.kind();
+        let Some(handle) = self.lab.handle.as_mut() else {
+            self.lab.set_outcome(
+                kind,
+                Some("the analysis thread is not running (it could not be started)".into()),
+            );
+            return;
+        };
+        let id = handle.submit(job);
+        self.lab.set_outcome(kind, None);
+        self.lab.active = Some(ActiveJob {
+            id,
+            kind,
+            fraction: 0.0,
+            text: "starting…".into(),
+            cancelling: false,
+        });
+    }
+
+    /// Asks the job in progress to stop.
+    pub fn cancel_analysis(&mut self) {
+        if let (Some(h), Some(a)) = (self.lab.handle.as_ref(), self.lab.active.as_mut()) {
+            h.cancel();
+            a.cancelling = true;
+        }
+    }
+
+    /// The Lyapunov options the panel's settings ask for (flows in seconds, maps in iterations).
+    pub fn lyapunov_options(&self) -> LyapunovOptions {
+        let s = &self.session.view.lab;
+        let (duration, transient, tau) = if self.session.preset.system.is_map() {
+            (s.lyap_map_duration, s.lyap_map_transient, s.lyap_map_tau)
+        } else {
+            (s.lyap_duration_s, s.lyap_transient_s, s.lyap_tau_s)
+        };
+        LyapunovOptions {
+            transient,
+            duration,
+            renorm_interval: tau,
+            fast_stiff: s.lyap_fast_stiff,
+            ..LyapunovOptions::default()
+        }
+    }
+
+    /// Starts the Lyapunov spectrum of the current preset (as edited).
+    pub fn start_lyapunov(&mut self) {
+        let options = self.lyapunov_options();
+        self.lab.lyapunov = None;
+        self.submit(Job::Lyapunov {
+            preset: Box::new(self.session.preset.clone()),
+            options,
+        });
+    }
+
+    /// Starts the search for the periodic orbit and its Floquet multipliers.
+    pub fn start_floquet(&mut self) {
+        let preset = self.session.preset.clone();
+        let rtol = preset.run.rtol.min(1e-10);
+        let options = FloquetOptions {
+            transient_s: self.session.view.lab.floquet_transient_s,
+            ..FloquetOptions::default()
+        };
+        self.lab.floquet = None;
+        self.submit(Job::Floquet {
+            preset: Box::new(preset),
+            options,
+            rtol,
+        });
+    }
+
+    /// Starts the bifurcation sweep the panel describes.
+    pub fn start_sweep(&mut self) {
+        let s = &self.session.view.lab;
+        let steps = s.sweep_steps.round().max(1.0) as usize;
+        let mut spec = SweepSpec::new(
+            &s.sweep_param,
+            s.sweep_from,
+            s.sweep_to,
+            steps,
+            s.sweep_duration,
+        );
+        spec.transient = Transient::Returns(s.sweep_transient_returns.round().max(0.0) as usize);
+        self.lab.sweep = Some(SweepView {
+            param: spec.param.clone(),
+            values: spec.values.clone(),
+            ..SweepView::default()
+        });
+        self.lab.picked = None;
+        self.submit(Job::Sweep {
+            preset: Box::new(self.session.preset.clone()),
+            spec,
+        });
+    }
+
+    /// Runs the series pipeline on the chosen source (simulation column or imported file).
+    pub fn start_series(&mut self) {
+        let s = &self.session.view.lab;
+        let max = s.max_samples.round().max(200.0) as usize;
+        let input = match s.source {
+            SeriesSource::Imported => self
+                .lab
+                .imported
+                .as_ref()
+                .map(|i| super::series::from_imported(i, max)),
+            SeriesSource::Simulation => super::series::from_history(&self.history, &s.signal, max),
+        };
+        let Some(input) = input else {
+            let why = match s.source {
+                SeriesSource::Imported => "no series imported yet (File → Import measured series)",
+                SeriesSource::Simulation => "the simulation has no samples of this signal yet",
+            };
+            self.lab.set_outcome(JobKind::Series, Some(why.into()));
+            return;
+        };
+        let options = PipelineOptions {
+            delay: s.delay,
+            dim: s.dim,
+            ..PipelineOptions::default()
+        };
+        self.submit(Job::Series {
+            input: Box::new(input),
+            options,
+        });
+    }
+
+    /// Sets the swept parameter of the current preset to `value` and applies it to the live
+    /// run (a live change, or a restart when the parameter needs one).
+    pub fn load_sweep_value(&mut self, param: &str, value: f64, y: Option<f64>) {
+        match self.session.preset.set_path(param, &format!("{value}")) {
+            Ok(()) => {
+                self.lab.picked = Some(PickedValue {
+                    param: param.to_string(),
+                    value,
+                    y,
+                });
+                self.apply_preset();
+            }
+            Err(e) => self.show_error(
+                "Cannot load the value",
+                format!("{param} = {}: {e}", fmt_num(value)),
+            ),
+        }
+    }
+}
