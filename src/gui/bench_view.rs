@@ -30,8 +30,11 @@ pub fn show(app: &TriboApp, ui: &mut egui::Ui) {
     let stuck = app.history.last(is).unwrap_or(0.0) > 0.5;
     // Displacement scale: the largest |x| of the window spans 90 px.
     let range = window_range(app);
-    let xs = app.history.column(ix);
-    let x_max = xs[range].iter().fold(1e-6f64, |m, x| m.max(x.abs()));
+    let x_max = app
+        .history
+        .extremes(ix, range)
+        .map_or(0.0, |(lo, hi)| lo.abs().max(hi.abs()))
+        .max(1e-6);
     let px_per_m = (90.0 / x_max) as f32;
 
     // Belt loop between two wheels.

@@ -5,9 +5,13 @@
 //! Each column is a `Vec` that grows to `capacity + capacity/4` samples and then drops its
 //! oldest samples down to `capacity` in one move: amortised one copy per four pushes, memory at
 //! most 1.25 × capacity, and every column always one slice (a ring buffer would wrap).
+//! Alongside, each column keeps min/max summaries of its blocks of
+//! [`BLOCK_LEN`](super::decimate::BLOCK_LEN) samples, so the plots decimate a million samples by
+//! reading some ten thousand summaries; samples are dropped in whole blocks to keep them aligned.
 
 use std::collections::VecDeque;
 
+use super::decimate::{BLOCK_LEN, Block};
 use crate::integrate::driver::SectionId;
 
 /// Default capacity: 2²⁰ samples (17 min at the default 1 ms output interval).
@@ -18,6 +22,8 @@ pub const DEFAULT_CAPACITY: usize = 1 << 20;
 pub struct History {
     names: Vec<String>,
     columns: Vec<Vec<f64>>,
+    /// Summaries of each column's complete blocks.
+    blocks: Vec<Vec<Block>>,
     capacity: usize,
     /// Poincaré points: (section, row).
     sections: VecDeque<(SectionId, Vec<f64>)>,
@@ -31,6 +37,7 @@ impl History {
         Self {
             names,
             columns: (0..n).map(|_| Vec::new()).collect(),
+            blocks: (0..n).map(|_| Vec::new()).collect(),
             capacity: capacity.max(16),
             sections: VecDeque::new(),
             section_capacity: 100_000,
@@ -79,11 +86,18 @@ impl History {
                 col.reserve_exact(want - col.len());
             }
             col.extend(flat.iter().skip(c).step_by(w));
+            let summaries = &mut self.blocks[c];
+            while (summaries.len() + 1) * BLOCK_LEN <= col.len() {
+                let k = summaries.len() * BLOCK_LEN;
+                summaries.push(Block::of(&col[k..k + BLOCK_LEN]));
+            }
         }
         if self.len() > bound {
-            let excess = self.len() - self.capacity;
-            for col in &mut self.columns {
-                col.drain(..excess);
+            // Drop whole blocks, at least down to the capacity.
+            let excess = (self.len() - self.capacity).div_ceil(BLOCK_LEN);
+            for (col, summaries) in self.columns.iter_mut().zip(&mut self.blocks) {
+                col.drain(..excess * BLOCK_LEN);
+                summaries.drain(..excess);
             }
         }
     }
@@ -109,6 +123,34 @@ impl History {
         &self.columns[index]
     }
 
+    /// Min/max summaries of the complete blocks of column `index`.
+    pub fn blocks(&self, index: usize) -> &[Block] {
+        &self.blocks[index]
+    }
+
+    /// Smallest and largest value of column `index` over `range` (`None` when empty).
+    pub fn extremes(&self, index: usize, range: std::ops::Range<usize>) -> Option<(f64, f64)> {
+        super::decimate::range_extremes(&self.columns[index], &self.blocks[index], range)
+    }
+
+    /// Min/max decimation of column `y` against column `x` over `range` to about `pixels`
+    /// columns (see [`min_max`](super::decimate::min_max)).
+    pub fn decimated(
+        &self,
+        x: usize,
+        y: usize,
+        range: std::ops::Range<usize>,
+        pixels: usize,
+    ) -> Vec<[f64; 2]> {
+        super::decimate::min_max_summarised(
+            &self.columns[x],
+            &self.columns[y],
+            &self.blocks[y],
+            range,
+            pixels,
+        )
+    }
+
     /// Value of column `index` in the newest sample.
     pub fn last(&self, index: usize) -> Option<f64> {
         self.columns.get(index)?.last().copied()
@@ -132,23 +174,32 @@ mod tests {
 
     #[test]
     fn keeps_the_newest_samples_within_capacity() {
-        let mut h = History::new(vec!["t".into(), "x".into()], 16);
-        // 20 = 16 + 16/4 samples fit; the 21st drops the oldest five.
-        let flat: Vec<f64> = (0..20).flat_map(|i| [i as f64, 2.0 * i as f64]).collect();
+        // Capacity 256 = eight blocks of 32: 320 samples fit; the 321st drops the oldest
+        // whole blocks (three) down to at most the capacity.
+        let mut h = History::new(vec!["t".into(), "x".into()], 256);
+        let flat: Vec<f64> = (0..320).flat_map(|i| [i as f64, 2.0 * i as f64]).collect();
         h.extend_flat(&flat);
-        assert_eq!(h.len(), 20);
-        h.extend_flat(&[20.0, 40.0]);
-        assert_eq!(h.len(), 16);
-        assert_eq!(h.column(0)[0], 5.0);
-        assert_eq!(h.last(1), Some(40.0));
-        assert_eq!(h.range_since(15.0), 10..16);
-        // A long run: the bound holds and the newest samples are kept.
-        let flat: Vec<f64> = (21..1000)
-            .flat_map(|i| [i as f64, 2.0 * i as f64])
+        assert_eq!(h.len(), 320);
+        h.extend_flat(&[320.0, 640.0]);
+        assert_eq!(h.len(), 321 - 96);
+        assert_eq!(h.column(0)[0], 96.0);
+        assert_eq!(h.last(1), Some(640.0));
+        assert_eq!(h.range_since(315.0), 219..225);
+        // A long run: the bound holds, the newest samples are kept, the summaries match.
+        let flat: Vec<f64> = (321..100_000)
+            .flat_map(|i| [i as f64, ((i * 37) % 101) as f64])
             .collect();
         h.extend_flat(&flat);
-        assert!((16..=20).contains(&h.len()));
-        assert_eq!(h.last(0), Some(999.0));
+        assert!((192..=320).contains(&h.len()), "{}", h.len());
+        assert_eq!(h.last(0), Some(99_999.0));
         assert!(h.column(0).windows(2).all(|w| w[1] == w[0] + 1.0));
+        assert_eq!(
+            h.blocks(1),
+            crate::gui::decimate::blocks(h.column(1)).as_slice()
+        );
+        let (lo, hi) = h.extremes(1, 3..h.len() - 2).unwrap();
+        let col = &h.column(1)[3..h.len() - 2];
+        assert_eq!(lo, col.iter().copied().fold(f64::MAX, f64::min));
+        assert_eq!(hi, col.iter().copied().fold(f64::MIN, f64::max));
     }
 }

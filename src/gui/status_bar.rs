@@ -8,6 +8,7 @@ use super::plots::{col, window_range};
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     super::plots::update_spectrum(app);
+    let stick = stick_fraction(app);
     ui.horizontal_wrapped(|ui| {
         let r = &app.run;
         // Time of the newest sample (on the output grid), not the integrator's overshoot.
@@ -27,7 +28,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
             ui.label(state);
         }
         ui.separator();
-        if let Some(f) = stick_fraction(app) {
+        if let Some(f) = stick {
             ui.label(format!("stick {:.0} %", 100.0 * f));
             ui.separator();
         }
@@ -63,8 +64,24 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     });
 }
 
-/// Fraction of the shown window spent sticking.
-fn stick_fraction(app: &TriboApp) -> Option<f64> {
+/// Refresh interval of the stick fraction while running [s].
+const STICK_REFRESH_S: f64 = 0.25;
+
+/// Fraction of the shown window spent sticking (cached while running).
+fn stick_fraction(app: &mut TriboApp) -> Option<f64> {
+    let fresh = app
+        .plots
+        .stick_fraction
+        .filter(|(at, _)| app.run.running && at.elapsed().as_secs_f64() < STICK_REFRESH_S);
+    if let Some((_, f)) = fresh {
+        return f;
+    }
+    let f = compute_stick_fraction(app);
+    app.plots.stick_fraction = Some((std::time::Instant::now(), f));
+    f
+}
+
+fn compute_stick_fraction(app: &TriboApp) -> Option<f64> {
     let (is, iev) = (col(app, "stick")?, col(app, "event")?);
     let range = window_range(app);
     let (s, ev) = (

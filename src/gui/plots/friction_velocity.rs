@@ -9,7 +9,7 @@ use crate::gui::TriboApp;
 use crate::laws::FrictionLaw;
 
 /// Most points of the trail (longer windows are strided).
-const MAX_POINTS: usize = 3_000;
+const MAX_POINTS: usize = 1_500;
 const CURVE_POINTS: usize = 401;
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {

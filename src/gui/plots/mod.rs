@@ -36,6 +36,9 @@ pub struct PlotCache {
     pub spectrum: SpectrumCache,
     /// Time traces follow the newest sample (off once the user pans or zooms).
     pub follow: bool,
+    /// Stick fraction of the window and when it was computed (a full scan of the window,
+    /// refreshed a few times a second while running).
+    pub stick_fraction: Option<(std::time::Instant, Option<f64>)>,
     follow_initialised: bool,
 }
 
@@ -43,6 +46,7 @@ impl PlotCache {
     /// Forget everything (a new run started).
     pub fn invalidate(&mut self) {
         self.spectrum = SpectrumCache::default();
+        self.stick_fraction = None;
         if !self.follow_initialised {
             self.follow = true;
             self.follow_initialised = true;

@@ -10,9 +10,9 @@ use crate::gui::TriboApp;
 
 /// Most points drawn for the trajectory (longer windows are strided): a screen of a few hundred
 /// pixels cannot show more, and every point costs tessellation.
-const MAX_POINTS: usize = 3_000;
+const MAX_POINTS: usize = 1_500;
 /// Most stick markers drawn.
-const MAX_MARKERS: usize = 600;
+const MAX_MARKERS: usize = 300;
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     let Some(((ix, x_label), (iv, v_label))) = plane_columns(app) else {

@@ -5,7 +5,6 @@ use egui_plot::{HLine, Line, Plot};
 
 use super::{BELT_COLOR, col, window_range};
 use crate::gui::TriboApp;
-use crate::gui::decimate::min_max;
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     let range = window_range(app);
@@ -44,12 +43,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     for (name, label) in &signals {
         let (name, label) = (name.as_str(), label.as_str());
         let Some(ic) = col(app, name) else { continue };
-        let pts = min_max(
-            app.history.column(0),
-            app.history.column(ic),
-            range.clone(),
-            width,
-        );
+        let pts = app.history.decimated(0, ic, range.clone(), width);
         let mut plot = Plot::new(("trace", name))
             .height(each)
             .link_axis(link, [true, false])
