@@ -5,28 +5,31 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        None => open_gui(None),
-        Some("gui") => match args.get(1) {
-            None => open_gui(None),
-            Some(arg) => match tribolab::cli::load_preset_arg(arg) {
-                Ok(p) => open_gui(Some(p)),
-                Err(e) => {
+        None => open_gui(None, false),
+        Some("gui") => {
+            // `tribolab gui [--frame-stats] [PRESET.ron]`
+            let frame_stats = args.iter().any(|a| a == "--frame-stats");
+            let preset_arg = args[1..].iter().find(|a| *a != "--frame-stats");
+            match preset_arg.map(|a| tribolab::cli::load_preset_arg(a)) {
+                None => open_gui(None, frame_stats),
+                Some(Ok(p)) => open_gui(Some(p), frame_stats),
+                Some(Err(e)) => {
                     eprintln!("error: {e}");
                     ExitCode::FAILURE
                 }
-            },
-        },
+            }
+        }
         Some(_) => tribolab::cli::main_with_args(&args),
     }
 }
 
 #[cfg(feature = "gui")]
-fn open_gui(preset: Option<tribolab::preset::Preset>) -> ExitCode {
-    tribolab::gui::run_app(preset)
+fn open_gui(preset: Option<tribolab::preset::Preset>, frame_stats: bool) -> ExitCode {
+    tribolab::gui::run_app(preset, frame_stats)
 }
 
 #[cfg(not(feature = "gui"))]
-fn open_gui(_preset: Option<tribolab::preset::Preset>) -> ExitCode {
+fn open_gui(_preset: Option<tribolab::preset::Preset>, _frame_stats: bool) -> ExitCode {
     eprintln!("this tribolab was built without the `gui` feature; see `tribolab help`");
     ExitCode::from(2)
 }

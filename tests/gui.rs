@@ -30,6 +30,7 @@ fn app(start_running: bool, answers: Vec<Option<PathBuf>>) -> Harness<'static, T
                     dialogs: Box::new(ScriptedDialogs {
                         answers: answers.into(),
                     }),
+                    frame_stats: false,
                 },
             )
         })

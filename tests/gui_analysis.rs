@@ -34,6 +34,7 @@ fn app(answers: Vec<Option<PathBuf>>) -> Harness<'static, TriboApp> {
                     dialogs: Box::new(ScriptedDialogs {
                         answers: answers.into(),
                     }),
+                    frame_stats: false,
                 },
             )
         })

@@ -23,7 +23,7 @@ tribolab — a laboratory for dry friction and stick–slip dynamics
 
 USAGE:
     tribolab                       open the desktop laboratory
-    tribolab gui [PRESET.ron]      open it with a preset
+    tribolab gui [PRESET.ron]      open it with a preset (--frame-stats: frame timings on stderr)
     tribolab run PRESET.ron [--duration SECONDS] [--set PATH=VALUE]... [--out FILE.csv]
                                    run headless; CSV on stdout unless --out is given
     tribolab lyapunov PRESET.ron [--duration S] [--transient S] [--tau S] [--exponents K]

@@ -28,6 +28,8 @@ pub struct AppOptions {
     pub start_running: bool,
     /// File dialogs (native unless a test scripts them).
     pub dialogs: Box<dyn FileDialogs>,
+    /// Print frame timings to stderr once a second.
+    pub frame_stats: bool,
 }
 
 impl Default for AppOptions {
@@ -37,6 +39,7 @@ impl Default for AppOptions {
             restore: true,
             start_running: true,
             dialogs: Box::new(NativeDialogs),
+            frame_stats: false,
         }
     }
 }
@@ -111,6 +114,8 @@ pub struct TriboApp {
     /// Time the window spent on the previous frame: building, tessellating and painting it,
     /// without the buffer swap [s] (eframe's measure).
     pub(super) frame_cpu_s: Option<f32>,
+    /// Frame timings printed to stderr (`--frame-stats`).
+    frame_stats: Option<super::frame_stats::FrameStats>,
     /// Analyses: the analysis thread, jobs, results, imported series.
     pub(super) lab: Lab,
 }
@@ -144,6 +149,9 @@ impl TriboApp {
             pending_png: None,
             plot_rect: None,
             frame_cpu_s: None,
+            frame_stats: opts
+                .frame_stats
+                .then(super::frame_stats::FrameStats::default),
             lab: Lab::default(),
         };
         app.run.running = opts.start_running;
@@ -386,6 +394,11 @@ impl TriboApp {
 impl eframe::App for TriboApp {
     fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
         self.frame_cpu_s = frame.info().cpu_usage;
+        if let Some(stats) = &mut self.frame_stats
+            && let Some(line) = stats.frame(self.frame_cpu_s, self.history.len())
+        {
+            eprintln!("{line}");
+        }
         self.drain_worker();
         self.lab.drain();
         self.shortcuts(ctx);

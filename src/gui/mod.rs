@@ -7,6 +7,7 @@ mod controls;
 pub mod decimate;
 pub mod dialogs;
 mod export;
+mod frame_stats;
 pub mod history;
 pub mod jobs;
 pub mod lab;
@@ -22,8 +23,13 @@ use std::process::ExitCode;
 
 use crate::preset::Preset;
 
-/// Opens the window (blocking until it is closed).
-pub fn run_app(preset: Option<Preset>) -> ExitCode {
+/// When [`run_app`] was called (the first-frame time of `--frame-stats` counts from here).
+static LAUNCHED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Opens the window (blocking until it is closed); `frame_stats` prints frame timings to
+/// stderr once a second.
+pub fn run_app(preset: Option<Preset>, frame_stats: bool) -> ExitCode {
+    let _ = LAUNCHED.set(std::time::Instant::now());
     let icon = eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon.png")).ok();
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("tribolab — dry friction & stick–slip laboratory")
@@ -43,6 +49,7 @@ pub fn run_app(preset: Option<Preset>) -> ExitCode {
         Box::new(move |cc| {
             let opts = AppOptions {
                 preset: preset.clone(),
+                frame_stats,
                 ..AppOptions::default()
             };
             Ok(Box::new(TriboApp::with_options(cc, opts)))

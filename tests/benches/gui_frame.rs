@@ -27,6 +27,7 @@ fn harness(start_running: bool) -> Harness<'static, TriboApp> {
                     restore: false,
                     start_running,
                     dialogs: Box::new(ScriptedDialogs::default()),
+                    frame_stats: false,
                 },
             )
         })

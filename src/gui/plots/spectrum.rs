@@ -117,6 +117,8 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         .collect();
     let mut plot = Plot::new("spectrum")
         .x_axis_label("frequency [Hz]")
+        // Finer labels than the default decades: a 0–9 Hz axis would show only "0".
+        .x_grid_spacer(egui_plot::log_grid_spacer(5))
         .y_axis_label("amplitude")
         .include_x(0.0)
         .include_x(f_max)

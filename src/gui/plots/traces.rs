@@ -39,6 +39,9 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
             .collect()
     };
     let last_signal = signals.last().map(|(n, _)| n.clone()).unwrap_or_default();
+    // A decimated trace (several samples per pixel) is a band of near-vertical strokes; thin
+    // strokes keep it legible and halve what a software rasteriser fills.
+    let line_width = if range.len() > 2 * width { 1.0 } else { 1.5 };
     let mut interacted = false;
     for (name, label) in &signals {
         let (name, label) = (name.as_str(), label.as_str());
@@ -56,7 +59,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         }
         let follow = app.plots.follow;
         let resp = plot.show(ui, |p| {
-            p.line(Line::new(label, pts).width(1.5));
+            p.line(Line::new(label, pts).width(line_width));
             if let (Some(vb), "v") = (belt_speed, name) {
                 p.hline(HLine::new("belt speed v_b", vb).color(BELT_COLOR));
             }
