@@ -414,32 +414,16 @@ impl eframe::App for TriboApp {
         // the View menu can turn it off.
         let aa = self.session.view.antialiasing;
         ui.ctx().tessellation_options_mut(|o| o.feathering = aa);
-        // The panels leave their background to the frame's clear colour (the same panel
-        // colour): a software rasteriser then fills the window once per frame, not twice.
-        let style = ui.style().clone();
-        let side = egui::Frame::side_top_panel(&style).fill(egui::Color32::TRANSPARENT);
-        let central = egui::Frame::central_panel(&style).fill(egui::Color32::TRANSPARENT);
-        egui::Panel::top("menu_bar")
-            .frame(side)
-            .show(ui, |ui| super::menu::bar(self, ui));
-        egui::Panel::bottom("status_bar")
-            .frame(side)
-            .show(ui, |ui| super::status_bar::show(self, ui));
+        egui::Panel::top("menu_bar").show(ui, |ui| super::menu::bar(self, ui));
+        egui::Panel::bottom("status_bar").show(ui, |ui| super::status_bar::show(self, ui));
         egui::Panel::left("controls")
-            .frame(side)
             .resizable(true)
             .default_size(340.0)
             .min_size(280.0)
             .show(ui, |ui| super::controls::show(self, ui));
-        egui::CentralPanel::default()
-            .frame(central)
-            .show(ui, |ui| super::plots::central(self, ui));
+        egui::CentralPanel::default().show(ui, |ui| super::plots::central(self, ui));
         self.import_window(ui.ctx());
         self.notice_window(ui.ctx());
-    }
-
-    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
-        visuals.panel_fill.to_normalized_gamma_f32()
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

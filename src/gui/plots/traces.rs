@@ -53,7 +53,9 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
             .link_cursor(link, [true, false])
             .y_axis_label(label)
             .x_axis_label(if name == last_signal { "t [s]" } else { "" })
-            .y_axis_min_width(48.0);
+            .y_axis_min_width(48.0)
+            // Labels at 1-2-5 steps rather than decades: a 10 s window shows more than "10".
+            .x_grid_spacer(egui_plot::log_grid_spacer(5));
         if reset {
             plot = plot.reset();
         }
