@@ -187,3 +187,86 @@ fn failed_sweep_leaves_no_file() {
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn analyze_reads_a_tribolab_run_and_writes_a_spectrogram() {
+    // A run's own CSV (with its event rows at stick/slip switches) analyses directly; the
+    // stick–slip frequency of the undamped Coulomb cycle is 1/0.6712389 s = 1.4898 Hz.
+    let dir = scratch_dir("spectrogram");
+    let run_csv = dir.join("run.csv");
+    let out = tribolab(&[
+        "run",
+        "coulomb_stick_slip_undamped",
+        "--duration",
+        "40",
+        "--out",
+        run_csv.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let spg = dir.join("spg.csv");
+    let out = tribolab(&[
+        "analyze",
+        run_csv.to_str().unwrap(),
+        "--column",
+        "x",
+        "--json",
+        "--spectrogram",
+        spg.to_str().unwrap(),
+        "--segment",
+        "8192",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert!(json.contains("skipped"), "{json}");
+    let f0 = 1.0 / 0.671_238_898_038_469;
+    let first_peak = json_number(&json, "freq_hz");
+    assert!((first_peak - f0).abs() < 1e-3 * f0, "{first_peak} vs {f0}");
+    // Long format: every segment lists the same bins; each segment's strongest bin is f₀'s.
+    let text = std::fs::read_to_string(&spg).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("t_s,f_hz,amplitude"));
+    let rows: Vec<[f64; 3]> = lines
+        .map(|l| {
+            let v: Vec<f64> = l.split(',').map(|c| c.parse().unwrap()).collect();
+            [v[0], v[1], v[2]]
+        })
+        .collect();
+    let times: Vec<f64> = {
+        let mut t: Vec<f64> = rows.iter().map(|r| r[0]).collect();
+        t.dedup();
+        t
+    };
+    // 40 s at 1 ms: (40 001 − 8192)/4096 + 1 = 8 segments of 4096 bins.
+    assert_eq!(times.len(), 8, "{times:?}");
+    assert_eq!(rows.len(), 8 * 4096);
+    let resolution = 1.0 / (8192.0 * 1e-3);
+    for t in &times {
+        let best = rows
+            .iter()
+            .filter(|r| r[0] == *t)
+            .max_by(|a, b| a[2].total_cmp(&b[2]))
+            .unwrap();
+        assert!((best[1] - f0).abs() <= resolution, "t = {t}: {best:?}");
+    }
+    // A directory that does not exist: an error and no file.
+    let bad = dir.join("missing").join("spg.csv");
+    let out = tribolab(&[
+        "analyze",
+        run_csv.to_str().unwrap(),
+        "--column",
+        "x",
+        "--spectrogram",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(!bad.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -210,3 +210,25 @@ fn non_uniform_steps_need_explicit_resampling() {
     let jitter = parse("t,x\n0,1\n0.010004,2\n0.02,3\n0.029996,4\n").unwrap();
     assert!(!jitter.series("x", TOL, Resample::Never).unwrap().resampled);
 }
+
+#[test]
+fn tribolab_csvs_skip_their_event_rows() {
+    // As `tribolab run --out` writes them: an event row at a switch between grid rows, one at
+    // the time of a grid row.
+    let text =
+        "t,x,event\n0,0.0,0\n0.001,0.1,0\n0.0015,0.15,1\n0.002,0.2,0\n0.002,0.2,1\n0.003,0.3,0\n";
+    let table = parse(text).unwrap();
+    assert_eq!(table.time_s, vec![0.0, 0.001, 0.002, 0.003]);
+    assert_eq!(table.columns.len(), 1, "event is not a data column");
+    assert_eq!(table.columns[0].1, vec![0.0, 0.1, 0.2, 0.3]);
+    assert_eq!(table.skipped_event_rows, 2);
+    // Asked for by name, `event` is data like any column: the repeated time is an error.
+    let sel = CsvSelection {
+        time: None,
+        columns: &["x", "event"],
+    };
+    match parse_csv(text, "m.csv", sel) {
+        Err(MeasuredError::DuplicateTime { at, .. }) => assert_eq!(at, place(6, 1)),
+        other => panic!("{other:?}"),
+    }
+}

@@ -9,6 +9,13 @@
 //! parsed as numbers, so unused text columns do no harm; every row must still have as many
 //! cells as the header. Errors carry `file:line:column` (1-based; the column counts characters
 //! from the start of the line to the offending cell).
+//!
+//! **tribolab's own CSVs** (`tribolab run --out`, *Export traces*) end with a column `event`
+//! that is 1 on the extra rows written at each stick/slip switch (off the output grid, often at
+//! the time of a grid row). A column named `event` is taken as that flag unless it is the time
+//! column or asked for by name: it is not a data column, and rows with a non-zero `event` are
+//! skipped (counted in [`MeasuredTable::skipped_event_rows`]), so such a file analyses like any
+//! uniform record.
 
 use std::path::Path;
 
@@ -35,6 +42,8 @@ pub struct MeasuredTable {
     pub time_s: Vec<f64>,
     /// `(name, values)` of each chosen data column, in the order asked.
     pub columns: Vec<(String, Vec<f64>)>,
+    /// Rows skipped because their `event` cell was non-zero (module doc).
+    pub skipped_event_rows: usize,
 }
 
 /// Whether resampling is allowed when the time steps are not uniform.
@@ -195,14 +204,22 @@ pub fn parse_csv(
         Some(name) => find(name)?,
         None => names.iter().position(|(_, n)| is_time_name(n)).unwrap_or(0),
     };
+    // tribolab's event flag (module doc), unless asked for as data.
+    let event_idx = names
+        .iter()
+        .position(|(_, n)| *n == "event")
+        .filter(|&k| k != time_idx && !sel.columns.contains(&"event"));
     let data_idx: Vec<usize> = if sel.columns.is_empty() {
-        (0..names.len()).filter(|&k| k != time_idx).collect()
+        (0..names.len())
+            .filter(|&k| k != time_idx && Some(k) != event_idx)
+            .collect()
     } else {
         sel.columns
             .iter()
             .map(|c| find(c))
             .collect::<Result<_, _>>()?
     };
+    let mut skipped_event_rows = 0;
     let mut time_s = Vec::new();
     let mut data: Vec<Vec<f64>> = vec![Vec::new(); data_idx.len()];
     for (line, row) in lines {
@@ -243,6 +260,12 @@ pub fn parse_csv(
                 }),
             }
         };
+        if let Some(k) = event_idx
+            && number(k)? != 0.0
+        {
+            skipped_event_rows += 1;
+            continue;
+        }
         let t = number(time_idx)?;
         if let Some(&previous) = time_s.last() {
             let at = Place {
@@ -281,6 +304,7 @@ pub fn parse_csv(
             .map(|&k| names[k].1.to_string())
             .zip(data)
             .collect(),
+        skipped_event_rows,
     })
 }
 

@@ -20,6 +20,7 @@ pub mod report;
 pub mod resample;
 pub mod response;
 pub mod slip_events;
+pub mod spectrogram;
 pub mod spectrum;
 pub mod sweep;
 pub mod wolf;

@@ -99,6 +99,8 @@ pub struct SeriesReport {
     pub dt_s: f64,
     /// Strongest spectral peaks, strongest first (Hann window).
     pub peaks: Vec<Peak>,
+    /// The dominant frequency and its harmonics k·f₀, k = 1, 2, … (as many as `peaks`).
+    pub harmonics: Vec<Peak>,
     /// Spectral resolution [Hz].
     pub resolution_hz: f64,
     /// The AMI curve.
@@ -154,6 +156,7 @@ pub fn analyze_series(
     let mut warnings = Vec::new();
     let spectrum = amplitude_spectrum(values, dt_s, Window::Hann);
     let peaks = spectrum.peaks(o.peaks);
+    let harmonics = spectrum.harmonics(o.peaks);
 
     let ami_opts = AmiOptions {
         bins: o.bins,
@@ -283,6 +286,7 @@ pub fn analyze_series(
         samples: n,
         dt_s,
         peaks,
+        harmonics,
         resolution_hz: spectrum.resolution_hz,
         ami,
         delay,

@@ -49,6 +49,20 @@ impl SeriesReport {
                 Json::obj([
                     ("resolution_hz", Json::Num(self.resolution_hz)),
                     ("peaks", Json::Arr(peaks.collect())),
+                    (
+                        "harmonics",
+                        Json::Arr(
+                            self.harmonics
+                                .iter()
+                                .map(|p| {
+                                    Json::obj([
+                                        ("freq_hz", Json::Num(p.freq_hz)),
+                                        ("amplitude", Json::Num(p.amplitude)),
+                                    ])
+                                })
+                                .collect(),
+                        ),
+                    ),
                 ]),
             ),
             (
@@ -139,6 +153,32 @@ impl SeriesReport {
                 peaks.join(", ")
             }
         );
+        if let Some(f0) = self.harmonics.first() {
+            let overtones: Vec<String> = self
+                .harmonics
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(k, p)| {
+                    format!(
+                        "{}f₀ {:.6} Hz ({:.2} of f₀'s amplitude)",
+                        k + 1,
+                        p.freq_hz,
+                        p.amplitude / f0.amplitude
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "dominant f₀ = {:.6} Hz; harmonics: {}",
+                f0.freq_hz,
+                if overtones.is_empty() {
+                    "none below the Nyquist frequency".into()
+                } else {
+                    overtones.join(", ")
+                }
+            );
+        }
         let rule = match self.delay_choice {
             (Choice::Given, _) => "given",
             (_, Some(r)) => r.describe(),

@@ -131,6 +131,33 @@ impl Spectrum {
         Some(self.refine(k))
     }
 
+    /// The dominant frequency `f₀` and its harmonics `k·f₀`, `k = 1 … count` (those below the
+    /// Nyquist frequency): for each `k` the largest bin within ±max(2, 2 %·k·f₀) of `k·f₀`,
+    /// refined like [`dominant`](Self::dominant). The frequencies show how far a stick–slip
+    /// response is from a pure tone (and whether its overtones are exact multiples).
+    pub fn harmonics(&self, count: usize) -> Vec<Peak> {
+        let Some(f0) = self.dominant() else {
+            return Vec::new();
+        };
+        let a = &self.amplitudes;
+        let res = self.resolution_hz;
+        let mut out = Vec::with_capacity(count);
+        for k in 1..=count {
+            let target = k as f64 * f0.freq_hz / res;
+            let reach = (0.02 * target).max(2.0);
+            let lo = (target - reach).floor().max(1.0) as usize;
+            let hi = ((target + reach).ceil() as usize).min(a.len().saturating_sub(1));
+            if lo > hi {
+                break;
+            }
+            let Some(best) = (lo..=hi).max_by(|&i, &j| a[i].total_cmp(&a[j])) else {
+                break;
+            };
+            out.push(if k == 1 { f0 } else { self.refine(best) });
+        }
+        out
+    }
+
     /// Up to `count` strongest local maxima above 0 Hz, strongest first.
     pub fn peaks(&self, count: usize) -> Vec<Peak> {
         let a = &self.amplitudes;
@@ -195,5 +222,40 @@ mod tests {
         for (r, e) in ratios.iter().zip([1.0, 2.0, 3.0]) {
             assert!((r - e).abs() < 1e-9, "{ratios:?}");
         }
+    }
+
+    #[test]
+    fn harmonics_are_found_at_multiples_of_the_dominant_frequency() {
+        // A 2.3 Hz sawtooth-like stick–slip signal: harmonics at k·f₀ with amplitudes 1/k,
+        // off-bin; a small 0.7 Hz line in between must not be taken for a harmonic.
+        let (n, dt) = (20_000, 1e-3);
+        let f0 = 2.3;
+        let s: Vec<f64> = (0..n)
+            .map(|i| {
+                let t = i as f64 * dt;
+                (1..=4)
+                    .map(|k| (std::f64::consts::TAU * k as f64 * f0 * t).sin() / k as f64)
+                    .sum::<f64>()
+                    + 0.05 * (std::f64::consts::TAU * 0.7 * t).sin()
+            })
+            .collect();
+        let h = amplitude_spectrum(&s, dt, Window::Hann).harmonics(6);
+        assert_eq!(h.len(), 6);
+        for (k, p) in h.iter().take(4).enumerate() {
+            let k = (k + 1) as f64;
+            assert!(
+                (p.freq_hz - k * f0).abs() < 1e-6 * k * f0,
+                "{k}: {}",
+                p.freq_hz
+            );
+            // Peak-bin amplitude of an off-bin Hann tone: within the scalloping loss (15 %).
+            assert!(
+                p.amplitude > 0.84 / k && p.amplitude <= 1.0 / k + 1e-9,
+                "{k}: {}",
+                p.amplitude
+            );
+        }
+        // No 5th and 6th harmonic in the signal: only leakage there.
+        assert!(h[4].amplitude < 1e-3 && h[5].amplitude < 1e-3, "{h:?}");
     }
 }

@@ -5,9 +5,12 @@ use std::io::Write;
 use std::path::Path;
 
 use super::{CliError, stdout_result};
+use crate::analysis::Window;
 use crate::analysis::measured::{CsvSelection, Resample, column_names, parse_csv};
 use crate::analysis::pipeline::{PipelineOptions, analyze_series};
 use crate::analysis::resample::DEFAULT_SPACING_TOLERANCE;
+use crate::analysis::spectrogram::spectrogram;
+use crate::util::atomic_write::write_atomically;
 use crate::util::json::Json;
 
 /// Samples analysed when `--max-samples` is not given (the neighbour searches scale as N log N
@@ -39,6 +42,10 @@ pub struct AnalyzeArgs {
     pub bins: Option<usize>,
     /// `--fit-range T0,T1` [s].
     pub fit_range_s: Option<(f64, f64)>,
+    /// `--spectrogram OUT.csv`: short-time spectra as `t_s,f_hz,amplitude` rows.
+    pub spectrogram: Option<String>,
+    /// `--segment N`: spectrogram segment length [samples] (hop N/2).
+    pub segment: Option<usize>,
 }
 
 /// Parses the arguments after `analyze`.
@@ -76,6 +83,8 @@ pub fn parse_analyze(args: &[String]) -> Result<AnalyzeArgs, CliError> {
             "--dim" => out.dim = Some(count("--dim", 1)?),
             "--theiler" => out.theiler = Some(count("--theiler", 0)?),
             "--bins" => out.bins = Some(count("--bins", 2)?),
+            "--spectrogram" => out.spectrogram = Some(value("--spectrogram")?),
+            "--segment" => out.segment = Some(count("--segment", 8)?),
             "--fit-range" => {
                 let v = value("--fit-range")?;
                 let range = v
@@ -158,6 +167,16 @@ pub(super) fn analyze(args: &[String]) -> Result<(), CliError> {
             ),
         );
     }
+    if table.skipped_event_rows > 0 {
+        report.warnings.insert(
+            0,
+            format!(
+                "skipped {} rows flagged in the `event` column (tribolab's rows at stick/slip \
+                 switches, off the sampling grid)",
+                table.skipped_event_rows
+            ),
+        );
+    }
     if series.resampled {
         report.warnings.insert(
             0,
@@ -168,6 +187,9 @@ pub(super) fn analyze(args: &[String]) -> Result<(), CliError> {
                 series.dt_s
             ),
         );
+    }
+    if let Some(path) = &a.spectrogram {
+        write_spectrogram(path, &series.values, series.dt_s, a.segment)?;
     }
     let text = if a.json {
         let source = Json::obj([
@@ -193,6 +215,40 @@ pub(super) fn analyze(args: &[String]) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     stdout_result(lock.write_all(text.as_bytes()).and_then(|()| lock.flush()))
+}
+
+/// Writes the spectrogram of `values` as `t_s,f_hz,amplitude` rows (atomically). The default
+/// segment is the largest power of two up to an eighth of the record (≥ 64 samples), so the
+/// record gives at least 15 half-overlapping segments.
+fn write_spectrogram(
+    path: &str,
+    values: &[f64],
+    dt_s: f64,
+    segment: Option<usize>,
+) -> Result<(), CliError> {
+    let segment = segment.unwrap_or_else(|| {
+        let eighth = (values.len() / 8).max(64);
+        1 << eighth.ilog2()
+    });
+    let hop = (segment / 2).max(1);
+    let g = spectrogram(values, dt_s, segment, hop, Window::Hann).ok_or_else(|| {
+        CliError::Failed(format!(
+            "--spectrogram: the record has {} samples, fewer than one segment of {segment} \
+             (choose a shorter --segment)",
+            values.len()
+        ))
+    })?;
+    write_atomically(Path::new(path), |w| {
+        let mut w = std::io::BufWriter::new(w);
+        writeln!(w, "t_s,f_hz,amplitude")?;
+        for (t, row) in g.times_s.iter().zip(&g.amplitudes) {
+            for (f, amp) in g.freqs_hz.iter().zip(row) {
+                writeln!(w, "{t},{f},{amp}")?;
+            }
+        }
+        w.flush()
+    })
+    .map_err(|e| CliError::Failed(format!("{path}: {e} (no file written)")))
 }
 
 #[cfg(test)]

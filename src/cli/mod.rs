@@ -40,10 +40,11 @@ USAGE:
     tribolab check PRESET.ron...   validate presets and print every problem
     tribolab analyze FILE.csv [--column NAME] [--time COLUMN] [--json] [--max-samples N]
                      [--resample] [--delay N] [--dim D] [--theiler W] [--bins B]
-                     [--fit-range T0,T1]
+                     [--fit-range T0,T1] [--spectrogram OUT.csv [--segment N]]
                                    time-series analysis of one CSV column: spectrum peaks,
                                    AMI delay, Cao dimension, largest exponent (Rosenstein fit
-                                   range, Wolf); text or JSON on stdout
+                                   range, Wolf), f₀ and its harmonics; text or JSON on
+                                   stdout; --spectrogram: short-time spectra as CSV rows
     tribolab floquet PRESET.ron [--set PATH=VALUE]... [--transient S] [--section NAME]
                      [--returns K] [--variational] [--rtol R] [--json]
                                    find the periodic orbit the run settles on: period,

@@ -216,6 +216,13 @@ fn contents(d: &mut ImportDialog, ui: &mut egui::Ui) -> Action {
                 short(t[0]),
                 short(t[t.len() - 1])
             ));
+            if c.table.skipped_event_rows > 0 {
+                ui.label(format!(
+                    "{} rows flagged in the `event` column skipped (tribolab's rows at \
+                     stick/slip switches, off the sampling grid)",
+                    c.table.skipped_event_rows
+                ));
+            }
             let s = &c.spacing;
             if s.is_uniform() {
                 ui.label(format!(
