@@ -38,7 +38,7 @@ impl Default for AppOptions {
             preset: None,
             restore: true,
             start_running: true,
-            dialogs: Box::new(NativeDialogs),
+            dialogs: Box::new(NativeDialogs::default()),
             frame_stats: false,
         }
     }

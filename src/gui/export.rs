@@ -16,8 +16,23 @@ use crate::util::atomic_write::write_atomically;
 impl TriboApp {
     /// File → Open preset….
     pub(super) fn open_preset_dialog(&mut self) {
-        if let Some(path) = self.dialogs.open_preset() {
-            self.open_preset_file(&path);
+        match self.dialogs.open_preset() {
+            Some(path) => self.open_preset_file(&path),
+            None => self.explain_missing_dialog(),
+        }
+    }
+
+    /// After a dialog gave no path: if it was never shown, say why and what else works.
+    pub(in crate::gui) fn explain_missing_dialog(&mut self) {
+        if self.dialogs.unavailable() {
+            self.show_error(
+                "No file dialog",
+                "The desktop's file dialog could not be opened: tribolab asks for it through \
+                 xdg-desktop-portal or zenity, and neither answered. Install one of them (e.g. \
+                 `sudo apt install zenity`), or drop a .ron or .csv file on the window; the \
+                 command line (`tribolab run … --out FILE.csv`) writes files directly."
+                    .into(),
+            );
         }
     }
 
@@ -33,6 +48,7 @@ impl TriboApp {
     pub(super) fn save_preset_dialog(&mut self) {
         let suggested = format!("{}.ron", file_stem(&self.session.preset.name));
         let Some(path) = self.dialogs.save_preset(&suggested) else {
+            self.explain_missing_dialog();
             return;
         };
         let path = with_extension(path, "ron");
@@ -53,6 +69,7 @@ impl TriboApp {
         }
         let suggested = format!("{}.csv", file_stem(&self.session.preset.name));
         let Some(path) = self.dialogs.save_csv(&suggested) else {
+            self.explain_missing_dialog();
             return;
         };
         let path = with_extension(path, "csv");
@@ -85,7 +102,11 @@ impl TriboApp {
     /// File → Export plots (PNG): asks for a screenshot, saved when it arrives.
     pub(super) fn export_png_dialog(&mut self, ctx: &egui::Context) {
         let suggested = format!("{}.png", file_stem(&self.session.preset.name));
-        if let Some(path) = self.dialogs.save_png(&suggested) {
+        let path = self.dialogs.save_png(&suggested);
+        if path.is_none() {
+            self.explain_missing_dialog();
+        }
+        if let Some(path) = path {
             let (tx, rx) = std::sync::mpsc::channel();
             let waker = ctx.clone();
             ctx.request_screenshot(move |image| {
@@ -141,16 +162,32 @@ fn with_extension(mut path: PathBuf, ext: &str) -> PathBuf {
 
 /// A file name from a preset name.
 fn file_stem(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let s = s.trim_matches('_').to_string();
+    // Letters and digits kept (lower case), every run of anything else one `_`:
+    // "S1 bench, 19.36 rpm, Stribeck" → "s1_bench_19_36_rpm_stribeck".
+    let mut s = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            s.extend(c.to_lowercase());
+        } else if !s.is_empty() && !s.ends_with('_') {
+            s.push('_');
+        }
+    }
+    let s = s.trim_end_matches('_').to_string();
     if s.is_empty() { "tribolab".into() } else { s }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_stem;
+
+    #[test]
+    fn suggested_file_names_are_plain() {
+        assert_eq!(
+            file_stem("S1 bench, 19.36 rpm, Stribeck"),
+            "s1_bench_19_36_rpm_stribeck"
+        );
+        assert_eq!(file_stem("  LuGre (Canudas 1995) "), "lugre_canudas_1995");
+        assert_eq!(file_stem("Hénon map"), "hénon_map");
+        assert_eq!(file_stem("—"), "tribolab");
+    }
 }

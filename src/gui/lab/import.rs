@@ -138,8 +138,9 @@ enum Action {
 impl TriboApp {
     /// File → Import measured series (CSV)….
     pub(in crate::gui) fn import_csv_dialog(&mut self) {
-        if let Some(path) = self.dialogs.open_csv() {
-            self.open_csv_file(&path);
+        match self.dialogs.open_csv() {
+            Some(path) => self.open_csv_file(&path),
+            None => self.explain_missing_dialog(),
         }
     }
 
