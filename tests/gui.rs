@@ -6,53 +6,21 @@
 #![allow(clippy::unwrap_used)]
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use eframe::egui;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use tribolab::gui::dialogs::ScriptedDialogs;
+use tribolab::gui::TriboApp;
 use tribolab::gui::session::Tab;
-use tribolab::gui::{AppOptions, TriboApp};
 use tribolab::preset::builtin;
 
+mod gui_common;
+use gui_common::{run_until, temp_dir};
+
 fn app(start_running: bool, answers: Vec<Option<PathBuf>>) -> Harness<'static, TriboApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_eframe(move |cc| {
-            TriboApp::with_options(
-                cc,
-                AppOptions {
-                    preset: None,
-                    restore: false,
-                    start_running,
-                    dialogs: Box::new(ScriptedDialogs {
-                        answers: answers.into(),
-                    }),
-                    frame_stats: false,
-                },
-            )
-        })
-}
-
-/// Steps frames (in real time, the worker runs on its own thread) until `done` or a timeout.
-fn run_until(h: &mut Harness<'static, TriboApp>, secs: f64, done: impl Fn(&TriboApp) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs_f64(secs);
-    while Instant::now() < deadline {
-        h.step();
-        if done(h.state()) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("condition not reached within {secs} s");
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tribolab-gui-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    gui_common::window(egui::vec2(1400.0, 900.0), start_running, answers)
 }
 
 #[test]

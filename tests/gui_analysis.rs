@@ -9,57 +9,21 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use eframe::egui;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use tribolab::gui::dialogs::ScriptedDialogs;
+use tribolab::gui::TriboApp;
 use tribolab::gui::jobs::JobKind;
 use tribolab::gui::session::Tab;
-use tribolab::gui::{AppOptions, TriboApp};
+
+mod gui_common;
+use gui_common::{run_until, temp_dir};
 
 /// The window, paused (the analyses do not need the live run; the two cores are theirs).
 fn app(answers: Vec<Option<PathBuf>>) -> Harness<'static, TriboApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_eframe(move |cc| {
-            TriboApp::with_options(
-                cc,
-                AppOptions {
-                    preset: None,
-                    restore: false,
-                    start_running: false,
-                    dialogs: Box::new(ScriptedDialogs {
-                        answers: answers.into(),
-                    }),
-                    frame_stats: false,
-                },
-            )
-        })
-}
-
-/// Steps frames in real time (the analysis runs on its own thread) until `done`.
-fn run_until(h: &mut Harness<'static, TriboApp>, secs: f64, done: impl Fn(&TriboApp) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs_f64(secs);
-    while Instant::now() < deadline {
-        h.step();
-        if done(h.state()) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("condition not reached within {secs} s");
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "tribolab-gui-analysis-{name}-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    gui_common::window(egui::vec2(1400.0, 900.0), false, answers)
 }
 
 /// File → Built-in presets → `name`.

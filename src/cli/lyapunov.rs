@@ -1,6 +1,7 @@
 //! `tribolab lyapunov`: Lyapunov spectrum, Benettin's largest exponent, classification and
 //! Kaplan–Yorke dimension of a preset's system, as text or JSON.
 
+use crate::analysis::lyapunov::signed;
 use std::io::Write;
 
 use super::{CliError, format_number, load_preset_arg, stdout_result};
@@ -147,16 +148,6 @@ pub(super) fn lyapunov(args: &[String]) -> Result<(), CliError> {
     stdout_result(r)
 }
 
-fn signed(v: f64) -> String {
-    if v == f64::NEG_INFINITY {
-        "−∞".into()
-    } else if v.is_nan() {
-        "n/a".into()
-    } else {
-        format!("{v:+.6}").replace('-', "−")
-    }
-}
-
 fn shape(p: PoincareShape) -> String {
     match p {
         PoincareShape::Unknown => "too few to tell".into(),
@@ -222,7 +213,7 @@ pub fn write_text(
         } else {
             ""
         };
-        writeln!(out, "  λ{} = {:>12}  {unit}{note}", i + 1, signed(*l))?;
+        writeln!(out, "  λ{} = {:>12}  {unit}{note}", i + 1, signed(*l, 6))?;
     }
     if s.kind.is_forced() {
         writeln!(
@@ -231,12 +222,12 @@ pub fn write_text(
              classifying)"
         )?;
     }
-    write!(out, "Σλ = {}  {unit}", signed(s.sum()))?;
+    write!(out, "Σλ = {}  {unit}", signed(s.sum(), 6))?;
     if let Some(d) = s.mean_divergence {
         write!(
             out,
             "   (mean volume growth ⟨tr J⟩ + switches: {})",
-            signed(d)
+            signed(d, 6)
         )?;
     }
     writeln!(out)?;
@@ -246,7 +237,7 @@ pub fn write_text(
             "largest exponent by Benettin (two trajectories, d₀ = {:e} of the attractor): {}  \
              {unit}",
             l.separation,
-            signed(l.exponent)
+            signed(l.exponent, 6)
         )?;
     }
     if s.switches > 0 || s.grazing > 0 {

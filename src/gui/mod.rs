@@ -14,6 +14,7 @@ pub mod lab;
 mod menu;
 mod plots;
 pub mod session;
+mod shutdown;
 mod status_bar;
 pub mod worker;
 

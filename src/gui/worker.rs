@@ -168,16 +168,7 @@ impl Drop for WorkerHandle {
         let _ = self.commands.send(Command::Shutdown);
         // Unblock a worker waiting on a full channel, then join it.
         while self.messages.try_recv().is_ok() {}
-        if let Some(t) = self.thread.take() {
-            let deadline = Instant::now() + Duration::from_secs(2);
-            while !t.is_finished() && Instant::now() < deadline {
-                while self.messages.try_recv().is_ok() {}
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            if t.is_finished() {
-                let _ = t.join();
-            }
-        }
+        super::shutdown::join_draining(self.thread.take(), &self.messages);
     }
 }
 

@@ -10,27 +10,16 @@ use eframe::egui;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use tribolab::gui::dialogs::ScriptedDialogs;
+use tribolab::gui::TriboApp;
 use tribolab::gui::session::Tab;
-use tribolab::gui::{AppOptions, TriboApp};
 
 const HISTORY: usize = 1_000_000;
 
+#[path = "../gui_common/mod.rs"]
+mod gui_common;
+
 fn harness(start_running: bool) -> Harness<'static, TriboApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .build_eframe(move |cc| {
-            TriboApp::with_options(
-                cc,
-                AppOptions {
-                    preset: None,
-                    restore: false,
-                    start_running,
-                    dialogs: Box::new(ScriptedDialogs::default()),
-                    frame_stats: false,
-                },
-            )
-        })
+    gui_common::window(egui::vec2(1600.0, 1000.0), start_running, vec![])
 }
 
 fn main() {

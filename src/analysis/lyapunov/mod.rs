@@ -249,6 +249,33 @@ pub fn volume_check(s: &Spectrum, tolerance: f64) -> Option<String> {
     })
 }
 
+/// Classification of a spectrum (its kind, averaging time and Poincaré points), with the
+/// [`volume_check`] note when Σλ misses the exact volume growth.
+pub fn classify_spectrum(spectrum: &Spectrum) -> Classification {
+    let mut classification = classify(
+        &spectrum.exponents,
+        spectrum.kind,
+        spectrum.averaging_time,
+        &spectrum.poincare_points,
+    );
+    if let Some(note) = volume_check(spectrum, classification.zero_tolerance) {
+        classification.notes.push(note);
+    }
+    classification
+}
+
+/// An exponent as text with its sign (Unicode minus), `−∞` for a collapsed direction and
+/// `n/a` for an undefined one.
+pub fn signed(v: f64, decimals: usize) -> String {
+    if v == f64::NEG_INFINITY {
+        "−∞".into()
+    } else if v.is_nan() {
+        "n/a".into()
+    } else {
+        format!("{v:+.decimals$}").replace('-', "−")
+    }
+}
+
 /// Spectrum (and optionally Benettin's λ₁) of the system a preset describes, classified.
 /// The forcing period comes from the preset (belt joint).
 pub fn analyze(
@@ -294,15 +321,7 @@ pub fn analyze(
             (spectrum, largest)
         }
     };
-    let mut classification = classify(
-        &spectrum.exponents,
-        spectrum.kind,
-        spectrum.averaging_time,
-        &spectrum.poincare_points,
-    );
-    if let Some(note) = volume_check(&spectrum, classification.zero_tolerance) {
-        classification.notes.push(note);
-    }
+    let classification = classify_spectrum(&spectrum);
     Ok(Report {
         spectrum,
         largest,

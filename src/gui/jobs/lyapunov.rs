@@ -5,9 +5,9 @@
 use std::time::Instant;
 
 use super::{JobMsg, Reply};
-use crate::analysis::classify::{Classification, SystemKind, classify};
+use crate::analysis::classify::{Classification, SystemKind};
 use crate::analysis::lyapunov::{
-    FlowSpectrum, LyapunovError, LyapunovOptions, MapSpectrum, Spectrum, volume_check,
+    FlowSpectrum, LyapunovError, LyapunovOptions, MapSpectrum, Spectrum, classify_spectrum,
 };
 use crate::laws::NormalLoadNoise;
 use crate::preset::Preset;
@@ -92,15 +92,7 @@ fn build(preset: &Preset, opts: &LyapunovOptions) -> Result<Runner, LyapunovErro
 
 fn snapshot(run: &Runner, opts: &LyapunovOptions, done: bool) -> LyapunovSnapshot {
     let mut spectrum = run.spectrum();
-    let mut classification = classify(
-        &spectrum.exponents,
-        spectrum.kind,
-        spectrum.averaging_time,
-        &spectrum.poincare_points,
-    );
-    if let Some(note) = volume_check(&spectrum, classification.zero_tolerance) {
-        classification.notes.push(note);
-    }
+    let classification = classify_spectrum(&spectrum);
     spectrum.poincare_points = Vec::new();
     LyapunovSnapshot {
         spectrum,

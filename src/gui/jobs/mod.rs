@@ -20,7 +20,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TrySendError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
 
 use crate::analysis::floquet::FloquetReport;
 use crate::analysis::lyapunov::LyapunovOptions;
@@ -336,16 +335,7 @@ impl Drop for AnalysisHandle {
         let _ = self.requests.send(None);
         // Unblock a final `send`, then join; a job without cancel points (Floquet, pipeline)
         // may outlive the window by its own duration: it is left to finish detached.
-        if let Some(t) = self.thread.take() {
-            let deadline = Instant::now() + Duration::from_secs(2);
-            while !t.is_finished() && Instant::now() < deadline {
-                while self.messages.try_recv().is_ok() {}
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            if t.is_finished() {
-                let _ = t.join();
-            }
-        }
+        crate::gui::shutdown::join_draining(self.thread.take(), &self.messages);
     }
 }
 

@@ -2,6 +2,7 @@
 //! verdict (equilibrium / limit cycle / subharmonic K / torus / chaos), the Kaplan–Yorke
 //! dimension and `Σλ` against the exact mean volume growth.
 
+use crate::analysis::lyapunov::signed;
 use eframe::egui;
 use egui_plot::{HLine, Legend, Line, Plot};
 
@@ -166,16 +167,6 @@ fn settings(app: &mut TriboApp, ui: &mut egui::Ui) {
     }
 }
 
-fn signed(v: f64) -> String {
-    if v == f64::NEG_INFINITY {
-        "−∞".into()
-    } else if v.is_nan() {
-        "n/a".into()
-    } else {
-        format!("{v:+.4}").replace('-', "−")
-    }
-}
-
 fn summary(s: &LyapunovSnapshot, ui: &mut egui::Ui) {
     let sp = &s.spectrum;
     let c = &s.classification;
@@ -199,7 +190,7 @@ fn summary(s: &LyapunovSnapshot, ui: &mut egui::Ui) {
             egui::RichText::new(format!(
                 "λ{} = {} {unit}{note}",
                 subscript(i + 1),
-                signed(*l)
+                signed(*l, 4)
             ))
             .monospace()
             .color(COLORS[i % COLORS.len()]),
@@ -212,12 +203,12 @@ fn summary(s: &LyapunovSnapshot, ui: &mut egui::Ui) {
         );
     }
     ui.add_space(4.0);
-    ui.label(egui::RichText::new(format!("Σλ = {} {unit}", signed(sp.sum()))).monospace());
+    ui.label(egui::RichText::new(format!("Σλ = {} {unit}", signed(sp.sum(), 4))).monospace());
     if let Some(d) = sp.mean_divergence {
         ui.label(
             egui::RichText::new(format!(
                 "check: mean tr J + switches = {} {unit}",
-                signed(d)
+                signed(d, 4)
             ))
             .monospace(),
         )

@@ -1,0 +1,55 @@
+//! Shared by the window tests and the window benchmark: the real app in an egui_kittest
+//! harness with scripted file dialogs, and stepping it in real time (the simulation and the
+//! analyses run on their own threads).
+
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use egui_kittest::Harness;
+use tribolab::gui::dialogs::ScriptedDialogs;
+use tribolab::gui::{AppOptions, TriboApp};
+
+/// The window (fresh session) of `size`, answering file dialogs from `answers` in order.
+pub fn window(
+    size: egui::Vec2,
+    start_running: bool,
+    answers: Vec<Option<PathBuf>>,
+) -> Harness<'static, TriboApp> {
+    Harness::builder().with_size(size).build_eframe(move |cc| {
+        TriboApp::with_options(
+            cc,
+            AppOptions {
+                preset: None,
+                restore: false,
+                start_running,
+                dialogs: Box::new(ScriptedDialogs {
+                    answers: answers.into(),
+                }),
+                frame_stats: false,
+            },
+        )
+    })
+}
+
+/// Steps frames until `done` holds; panics after `secs` seconds.
+pub fn run_until(h: &mut Harness<'static, TriboApp>, secs: f64, done: impl Fn(&TriboApp) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs_f64(secs);
+    while Instant::now() < deadline {
+        h.step();
+        if done(h.state()) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("condition not reached within {secs} s");
+}
+
+/// A fresh scratch folder named after the test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tribolab-gui-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
