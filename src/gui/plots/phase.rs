@@ -1,4 +1,4 @@
-//! Phase plane x–v with the belt-speed line; stick samples in green. Systems without x and v
+//! Phase plane x–v with the belt-speed line; stick segments drawn in green over the path. Systems without x and v
 //! show their first two output columns.
 
 use eframe::egui;
@@ -11,8 +11,8 @@ use crate::gui::TriboApp;
 /// Most points drawn for the trajectory (longer windows are strided): a screen of a few hundred
 /// pixels cannot show more, and every point costs tessellation.
 const MAX_POINTS: usize = 1_500;
-/// Most stick markers drawn.
-const MAX_MARKERS: usize = 300;
+/// Most stick segments drawn (a law without exact stick can flicker around its threshold).
+const MAX_STICK_SEGMENTS: usize = 400;
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     let Some(((ix, x_label), (iv, v_label))) = plane_columns(app) else {
@@ -29,13 +29,22 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         .step_by(stride)
         .map(|i| [x[i], v[i]])
         .collect();
-    let marker_stride = (range.len() / MAX_MARKERS).max(1);
-    let stick: Vec<[f64; 2]> = range
-        .clone()
-        .step_by(marker_stride)
-        .filter(|&i| stuck(i))
-        .map(|i| [x[i], v[i]])
-        .collect();
+    // Stick segments of the drawn path, as thick green lines over it (one legend entry).
+    let mut stick: Vec<Vec<[f64; 2]>> = Vec::new();
+    let mut run: Vec<[f64; 2]> = Vec::new();
+    for i in range.clone().step_by(stride) {
+        if stuck(i) {
+            run.push([x[i], v[i]]);
+        } else if !run.is_empty() {
+            if run.len() > 1 && stick.len() < MAX_STICK_SEGMENTS {
+                stick.push(std::mem::take(&mut run));
+            }
+            run.clear();
+        }
+    }
+    if run.len() > 1 && stick.len() < MAX_STICK_SEGMENTS {
+        stick.push(run);
+    }
     let last = range.end.checked_sub(1).map(|i| [x[i], v[i]]);
     let mut plot = Plot::new("phase_plane")
         .x_axis_label(x_label)
@@ -51,7 +60,9 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
             p.hline(HLine::new("belt speed v_b", vb).color(BELT_COLOR));
         }
         p.line(Line::new(path_label, path).width(1.2));
-        p.points(Points::new("stick", stick).color(STICK_COLOR).radius(1.5));
+        for segment in stick {
+            p.line(Line::new("stick", segment).color(STICK_COLOR).width(3.0));
+        }
         if let Some(pt) = last {
             p.points(Points::new("now", vec![pt]).radius(5.0).filled(true));
         }
