@@ -165,6 +165,28 @@ fn a_broken_preset_shows_where_and_leaves_the_session_alone() {
     assert!(h.state().notice().is_none());
 }
 
+#[test]
+fn without_a_file_dialog_the_window_says_so_and_keeps_running() {
+    use tribolab::gui::dialogs::ScriptedDialogs;
+    let dialogs = ScriptedDialogs {
+        answers: Default::default(),
+        unavailable: true,
+    };
+    let mut h = gui_common::window_with(egui::vec2(1400.0, 900.0), true, dialogs);
+    run_until(&mut h, 10.0, |a| a.history().len() > 5);
+    let before = h.state().session().preset.clone();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(3);
+    let notice = h.state().notice().expect("a message is shown").clone();
+    assert_eq!(notice.title, "No file dialog");
+    h.get_by_label_contains("xdg-desktop-portal or zenity");
+    assert!(!h.state().dialog_open());
+    assert_eq!(h.state().session().preset, before);
+    // The run goes on behind the message.
+    let t = h.state().run_state().t_s;
+    run_until(&mut h, 10.0, |a| a.run_state().t_s > t + 0.1);
+}
+
 /// Reaches a reproducible state: paused, stepped to `t` model seconds.
 fn stepped_to(t: f64, tab: Tab) -> Harness<'static, TriboApp> {
     let mut h = app(false, vec![]);

@@ -38,7 +38,7 @@ impl Default for AppOptions {
             preset: None,
             restore: true,
             start_running: true,
-            dialogs: Box::new(NativeDialogs::default()),
+            dialogs: Box::new(NativeDialogs),
             frame_stats: false,
         }
     }
@@ -105,6 +105,11 @@ pub struct TriboApp {
     pub(super) notice: Option<Notice>,
     pub(super) plots: PlotCache,
     /// PNG export waiting for its screenshot.
+    /// The file dialog being shown, if any, and where its answer arrives.
+    pub(super) pending_dialog: Option<(
+        super::dialogs::DialogKind,
+        std::sync::mpsc::Receiver<super::dialogs::DialogAnswer>,
+    )>,
     pub(super) pending_png: Option<(
         PathBuf,
         std::sync::mpsc::Receiver<std::sync::Arc<egui::ColorImage>>,
@@ -146,6 +151,7 @@ impl TriboApp {
             dialogs: opts.dialogs,
             notice: None,
             plots: PlotCache::default(),
+            pending_dialog: None,
             pending_png: None,
             plot_rect: None,
             frame_cpu_s: None,
@@ -364,10 +370,10 @@ impl TriboApp {
             self.reset();
         }
         if open {
-            self.open_preset_dialog();
+            self.open_preset_dialog(ctx);
         }
         if save {
-            self.save_preset_dialog();
+            self.save_preset_dialog(ctx);
         }
     }
 
@@ -403,6 +409,7 @@ impl eframe::App for TriboApp {
         self.lab.drain();
         self.shortcuts(ctx);
         self.dropped_files(ctx);
+        self.poll_dialog(ctx);
         self.take_screenshot(ctx);
         if self.run.running {
             ctx.request_repaint();

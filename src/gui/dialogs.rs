@@ -1,126 +1,151 @@
-//! File dialogs behind a trait: the app uses native dialogs (rfd), tests script the answers
-//! (a real dialog would block a headless test waiting for a user).
+//! File dialogs behind a trait, answered asynchronously: the window asks, goes on drawing (the
+//! simulation keeps running on screen while a dialog is open), and acts on the answer when it
+//! arrives. Native dialogs (rfd) run on a short-lived thread of their own; tests script the
+//! answers (a real dialog would block a headless test waiting for a user).
 
 use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, channel};
+
+/// What a dialog is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DialogKind {
+    /// Choose a preset to open.
+    OpenPreset,
+    /// Choose where to save the preset.
+    SavePreset,
+    /// Choose where to export the traces as CSV.
+    ExportCsv,
+    /// Choose where to export the plots as PNG.
+    ExportPng,
+    /// Choose a measured series (CSV) to import.
+    ImportCsv,
+}
+
+impl DialogKind {
+    fn title(self) -> &'static str {
+        match self {
+            DialogKind::OpenPreset => "Open preset",
+            DialogKind::SavePreset => "Save preset as",
+            DialogKind::ExportCsv => "Export traces as CSV",
+            DialogKind::ExportPng => "Export plots as PNG",
+            DialogKind::ImportCsv => "Import measured series",
+        }
+    }
+
+    fn filter(self) -> (&'static str, &'static [&'static str]) {
+        match self {
+            DialogKind::OpenPreset | DialogKind::SavePreset => ("tribolab preset", &["ron"]),
+            DialogKind::ExportCsv => ("CSV", &["csv"]),
+            DialogKind::ExportPng => ("PNG image", &["png"]),
+            DialogKind::ImportCsv => ("CSV", &["csv", "txt", "tsv"]),
+        }
+    }
+
+    fn saves(self) -> bool {
+        matches!(
+            self,
+            DialogKind::SavePreset | DialogKind::ExportCsv | DialogKind::ExportPng
+        )
+    }
+}
+
+/// How a dialog ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DialogAnswer {
+    /// The user chose this file.
+    Path(PathBuf),
+    /// The user cancelled.
+    Cancelled,
+    /// No dialog could be shown (no desktop portal, no zenity).
+    Unavailable,
+}
 
 /// The file dialogs the window needs.
 pub trait FileDialogs {
-    /// Choose a preset to open.
-    fn open_preset(&mut self) -> Option<PathBuf>;
-    /// Choose where to save a preset.
-    fn save_preset(&mut self, suggested_name: &str) -> Option<PathBuf>;
-    /// Choose where to export traces as CSV.
-    fn save_csv(&mut self, suggested_name: &str) -> Option<PathBuf>;
-    /// Choose where to export the plots as PNG.
-    fn save_png(&mut self, suggested_name: &str) -> Option<PathBuf>;
-    /// Choose a measured series (CSV) to import.
-    fn open_csv(&mut self) -> Option<PathBuf>;
-    /// Whether the last dialog could not be shown at all (rather than cancelled by the user).
-    fn unavailable(&self) -> bool {
-        false
-    }
+    /// Opens a dialog of `kind` (`suggested_name` for saving); the answer arrives on the
+    /// returned channel, after which `wake` is called so the window looks at it.
+    fn ask(
+        &mut self,
+        kind: DialogKind,
+        suggested_name: &str,
+        wake: Box<dyn Fn() + Send>,
+    ) -> Receiver<DialogAnswer>;
 }
 
 /// A dialog that returns in less than this without a path was never shown [s]: nobody cancels
 /// a dialog that fast, while rfd without a desktop portal or zenity returns at once.
 const NO_DIALOG_S: f64 = 0.1;
 
-/// Native dialogs through rfd.
+/// Native dialogs through rfd, each on its own thread (on macOS, where dialogs must run on the
+/// main thread, in place).
 #[derive(Debug, Default)]
-pub struct NativeDialogs {
-    failed_fast: bool,
-}
-
-impl NativeDialogs {
-    fn timed(&mut self, dialog: impl FnOnce() -> Option<PathBuf>) -> Option<PathBuf> {
-        let started = std::time::Instant::now();
-        let answer = dialog();
-        self.failed_fast = answer.is_none() && started.elapsed().as_secs_f64() < NO_DIALOG_S;
-        answer
-    }
-}
+pub struct NativeDialogs;
 
 impl FileDialogs for NativeDialogs {
-    fn open_preset(&mut self) -> Option<PathBuf> {
-        self.timed(|| {
-            rfd::FileDialog::new()
-                .set_title("Open preset")
-                .add_filter("tribolab preset", &["ron"])
-                .pick_file()
-        })
-    }
-
-    fn save_preset(&mut self, suggested_name: &str) -> Option<PathBuf> {
-        self.timed(|| {
-            rfd::FileDialog::new()
-                .set_title("Save preset as")
-                .add_filter("tribolab preset", &["ron"])
-                .set_file_name(suggested_name)
-                .save_file()
-        })
-    }
-
-    fn save_csv(&mut self, suggested_name: &str) -> Option<PathBuf> {
-        self.timed(|| {
-            rfd::FileDialog::new()
-                .set_title("Export traces as CSV")
-                .add_filter("CSV", &["csv"])
-                .set_file_name(suggested_name)
-                .save_file()
-        })
-    }
-
-    fn save_png(&mut self, suggested_name: &str) -> Option<PathBuf> {
-        self.timed(|| {
-            rfd::FileDialog::new()
-                .set_title("Export plots as PNG")
-                .add_filter("PNG image", &["png"])
-                .set_file_name(suggested_name)
-                .save_file()
-        })
-    }
-
-    fn open_csv(&mut self) -> Option<PathBuf> {
-        self.timed(|| {
-            rfd::FileDialog::new()
-                .set_title("Import measured series")
-                .add_filter("CSV", &["csv", "txt", "tsv"])
-                .pick_file()
-        })
-    }
-
-    fn unavailable(&self) -> bool {
-        self.failed_fast
+    fn ask(
+        &mut self,
+        kind: DialogKind,
+        suggested_name: &str,
+        wake: Box<dyn Fn() + Send>,
+    ) -> Receiver<DialogAnswer> {
+        let (tx, rx) = channel();
+        let name = suggested_name.to_string();
+        let run = move || {
+            let started = std::time::Instant::now();
+            let (filter, extensions) = kind.filter();
+            let dialog = rfd::FileDialog::new()
+                .set_title(kind.title())
+                .add_filter(filter, extensions);
+            let path = if kind.saves() {
+                dialog.set_file_name(&name).save_file()
+            } else {
+                dialog.pick_file()
+            };
+            let answer = match path {
+                Some(p) => DialogAnswer::Path(p),
+                None if started.elapsed().as_secs_f64() < NO_DIALOG_S => DialogAnswer::Unavailable,
+                None => DialogAnswer::Cancelled,
+            };
+            let _ = tx.send(answer);
+            wake();
+        };
+        if cfg!(target_os = "macos") {
+            run();
+        } else if let Err(e) = std::thread::Builder::new()
+            .name("tribolab-dialog".into())
+            .spawn(run)
+        {
+            // No thread: the dialog cannot be shown; the receiver reports it as such.
+            eprintln!("tribolab: cannot start the file dialog thread: {e}");
+        }
+        rx
     }
 }
 
-/// Dialogs that answer from a queue (for tests and scripted demos).
+/// Dialogs that answer at once from a queue (for tests and scripted demos).
 #[derive(Debug, Default)]
 pub struct ScriptedDialogs {
     /// Answers, consumed in order; `None` = the user cancelled.
     pub answers: std::collections::VecDeque<Option<PathBuf>>,
-}
-
-impl ScriptedDialogs {
-    fn next(&mut self) -> Option<PathBuf> {
-        self.answers.pop_front().flatten()
-    }
+    /// Answer every dialog as one that could not be shown (no portal, no zenity).
+    pub unavailable: bool,
 }
 
 impl FileDialogs for ScriptedDialogs {
-    fn open_preset(&mut self) -> Option<PathBuf> {
-        self.next()
-    }
-    fn save_preset(&mut self, _: &str) -> Option<PathBuf> {
-        self.next()
-    }
-    fn save_csv(&mut self, _: &str) -> Option<PathBuf> {
-        self.next()
-    }
-    fn save_png(&mut self, _: &str) -> Option<PathBuf> {
-        self.next()
-    }
-    fn open_csv(&mut self) -> Option<PathBuf> {
-        self.next()
+    fn ask(
+        &mut self,
+        _kind: DialogKind,
+        _suggested_name: &str,
+        wake: Box<dyn Fn() + Send>,
+    ) -> Receiver<DialogAnswer> {
+        let (tx, rx) = channel();
+        let answer = match self.answers.pop_front().flatten() {
+            _ if self.unavailable => DialogAnswer::Unavailable,
+            Some(p) => DialogAnswer::Path(p),
+            None => DialogAnswer::Cancelled,
+        };
+        let _ = tx.send(answer);
+        wake();
+        rx
     }
 }

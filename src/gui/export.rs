@@ -1,4 +1,6 @@
-//! File operations of the window: open/save presets, export traces (CSV) and plots (PNG).
+//! File operations of the window: open/save presets, export traces (CSV) and plots (PNG). The
+//! `…_dialog` methods ask for a file ([`asking`](super::asking)); the `…_to` methods act on
+//! the answer.
 //! Every failure becomes a message; the session and existing files stay intact (writes are
 //! atomic).
 
@@ -8,6 +10,7 @@ use std::path::{Path, PathBuf};
 use eframe::egui;
 
 use super::TriboApp;
+use super::dialogs::DialogKind;
 use super::plots::window_range;
 use crate::cli::format_number;
 use crate::preset::Preset;
@@ -15,25 +18,20 @@ use crate::util::atomic_write::write_atomically;
 
 impl TriboApp {
     /// File → Open preset….
-    pub(super) fn open_preset_dialog(&mut self) {
-        match self.dialogs.open_preset() {
-            Some(path) => self.open_preset_file(&path),
-            None => self.explain_missing_dialog(),
-        }
+    pub(in crate::gui) fn open_preset_dialog(&mut self, ctx: &egui::Context) {
+        self.ask_file(ctx, DialogKind::OpenPreset, "");
     }
 
-    /// After a dialog gave no path: if it was never shown, say why and what else works.
+    /// After a dialog that could not be shown: say why and what else works.
     pub(in crate::gui) fn explain_missing_dialog(&mut self) {
-        if self.dialogs.unavailable() {
-            self.show_error(
-                "No file dialog",
-                "The desktop's file dialog could not be opened: tribolab asks for it through \
-                 xdg-desktop-portal or zenity, and neither answered. Install one of them (e.g. \
-                 `sudo apt install zenity`), or drop a .ron or .csv file on the window; the \
-                 command line (`tribolab run … --out FILE.csv`) writes files directly."
-                    .into(),
-            );
-        }
+        self.show_error(
+            "No file dialog",
+            "The desktop's file dialog could not be opened: tribolab asks for it through \
+             xdg-desktop-portal or zenity, and neither answered. Install one of them (e.g. \
+             `sudo apt install zenity`), or drop a .ron or .csv file on the window; the \
+             command line (`tribolab run … --out FILE.csv`) writes files directly."
+                .into(),
+        );
     }
 
     /// Opens a preset file; on error shows `file:line:col: field: message` and changes nothing.
@@ -45,12 +43,13 @@ impl TriboApp {
     }
 
     /// File → Save preset as….
-    pub(super) fn save_preset_dialog(&mut self) {
+    pub(in crate::gui) fn save_preset_dialog(&mut self, ctx: &egui::Context) {
         let suggested = format!("{}.ron", file_stem(&self.session.preset.name));
-        let Some(path) = self.dialogs.save_preset(&suggested) else {
-            self.explain_missing_dialog();
-            return;
-        };
+        self.ask_file(ctx, DialogKind::SavePreset, &suggested);
+    }
+
+    /// Saves the preset to the chosen file (atomically); it becomes the reference.
+    pub(in crate::gui) fn save_preset_to(&mut self, path: PathBuf) {
         let path = with_extension(path, "ron");
         match self.session.preset.save(&path) {
             Ok(()) => {
@@ -62,16 +61,17 @@ impl TriboApp {
     }
 
     /// File → Export traces (CSV): the samples of the shown window.
-    pub(super) fn export_csv_dialog(&mut self) {
+    pub(in crate::gui) fn export_csv_dialog(&mut self, ctx: &egui::Context) {
         if self.history.is_empty() {
             self.show_info("Nothing to export", "No samples yet.".into());
             return;
         }
         let suggested = format!("{}.csv", file_stem(&self.session.preset.name));
-        let Some(path) = self.dialogs.save_csv(&suggested) else {
-            self.explain_missing_dialog();
-            return;
-        };
+        self.ask_file(ctx, DialogKind::ExportCsv, &suggested);
+    }
+
+    /// Writes the samples of the shown window to the chosen file (atomically).
+    pub(in crate::gui) fn export_csv_to(&mut self, path: PathBuf) {
         let path = with_extension(path, "csv");
         let range = window_range(self);
         let h = &self.history;
@@ -99,22 +99,21 @@ impl TriboApp {
         }
     }
 
-    /// File → Export plots (PNG): asks for a screenshot, saved when it arrives.
-    pub(super) fn export_png_dialog(&mut self, ctx: &egui::Context) {
+    /// File → Export plots (PNG).
+    pub(in crate::gui) fn export_png_dialog(&mut self, ctx: &egui::Context) {
         let suggested = format!("{}.png", file_stem(&self.session.preset.name));
-        let path = self.dialogs.save_png(&suggested);
-        if path.is_none() {
-            self.explain_missing_dialog();
-        }
-        if let Some(path) = path {
-            let (tx, rx) = std::sync::mpsc::channel();
-            let waker = ctx.clone();
-            ctx.request_screenshot(move |image| {
-                let _ = tx.send(image);
-                waker.request_repaint();
-            });
-            self.pending_png = Some((with_extension(path, "png"), rx));
-        }
+        self.ask_file(ctx, DialogKind::ExportPng, &suggested);
+    }
+
+    /// Asks for a screenshot of the next frame, saved to `path` when it arrives.
+    pub(in crate::gui) fn export_png_to(&mut self, path: PathBuf, ctx: &egui::Context) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let waker = ctx.clone();
+        ctx.request_screenshot(move |image| {
+            let _ = tx.send(image);
+            waker.request_repaint();
+        });
+        self.pending_png = Some((with_extension(path, "png"), rx));
     }
 
     /// Saves a requested screenshot, cropped to the plots.

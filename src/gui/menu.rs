@@ -31,23 +31,23 @@ pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
                 .clicked()
             {
                 ui.close();
-                app.open_preset_dialog();
+                app.open_preset_dialog(ui.ctx());
             }
             if ui
                 .add(egui::Button::new("Save preset as…").shortcut_text("Ctrl+S"))
                 .clicked()
             {
                 ui.close();
-                app.save_preset_dialog();
+                app.save_preset_dialog(ui.ctx());
             }
             if ui.button("Import measured series (CSV)…").clicked() {
                 ui.close();
-                app.import_csv_dialog();
+                app.import_csv_dialog(ui.ctx());
             }
             ui.separator();
             if ui.button("Export traces (CSV)…").clicked() {
                 ui.close();
-                app.export_csv_dialog();
+                app.export_csv_dialog(ui.ctx());
             }
             if ui.button("Export plots (PNG)…").clicked() {
                 ui.close();

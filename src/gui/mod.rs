@@ -2,6 +2,7 @@
 //! worker thread over the core; this module draws controls, plots and the animated bench.
 
 mod app;
+mod asking;
 mod bench_view;
 mod controls;
 pub mod decimate;

@@ -18,6 +18,22 @@ pub fn window(
     start_running: bool,
     answers: Vec<Option<PathBuf>>,
 ) -> Harness<'static, TriboApp> {
+    window_with(
+        size,
+        start_running,
+        ScriptedDialogs {
+            answers: answers.into(),
+            unavailable: false,
+        },
+    )
+}
+
+/// The window (fresh session) of `size` with the given scripted dialogs.
+pub fn window_with(
+    size: egui::Vec2,
+    start_running: bool,
+    dialogs: ScriptedDialogs,
+) -> Harness<'static, TriboApp> {
     Harness::builder().with_size(size).build_eframe(move |cc| {
         TriboApp::with_options(
             cc,
@@ -25,9 +41,7 @@ pub fn window(
                 preset: None,
                 restore: false,
                 start_running,
-                dialogs: Box::new(ScriptedDialogs {
-                    answers: answers.into(),
-                }),
+                dialogs: Box::new(dialogs),
                 frame_stats: false,
             },
         )

@@ -137,11 +137,8 @@ enum Action {
 
 impl TriboApp {
     /// File → Import measured series (CSV)….
-    pub(in crate::gui) fn import_csv_dialog(&mut self) {
-        match self.dialogs.open_csv() {
-            Some(path) => self.open_csv_file(&path),
-            None => self.explain_missing_dialog(),
-        }
+    pub(in crate::gui) fn import_csv_dialog(&mut self, ctx: &eframe::egui::Context) {
+        self.ask_file(ctx, crate::gui::dialogs::DialogKind::ImportCsv, "");
     }
 
     /// Opens the import window for a CSV file (an unreadable file is an error message).
