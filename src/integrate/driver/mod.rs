@@ -1,0 +1,381 @@
+//! The hybrid integration driver: adaptive stepping, output sampling on the dense solution,
+//! event location to ~1e-12 s, mode switches and Zeno protection.
+//!
+//! [`Simulation`] owns the stepping loop (this file); its other duties live in one file each:
+//! [`events`] (location, landing, polishing, switching, Zeno guard), [`sections`] (Poincaré
+//! points), [`output`] (regular samples), [`step_control`] (step sizes), [`steppers`] (the
+//! method's stepper) and [`sink`] (where rows go).
+
+mod events;
+mod output;
+mod sections;
+mod sink;
+mod step_control;
+mod steppers;
+
+use std::collections::VecDeque;
+
+use super::dopri5::Dopri5;
+use super::rosenbrock_tableaus::{RODAS4, RODAS5};
+use super::stepper::Stepper;
+use super::{Method, Model, SimError, Tolerance};
+use sections::SectionTracker;
+use step_control::StepControl;
+use steppers::{rk4_for, rosenbrock_for};
+
+pub use sink::{NullSink, SampleSink, SectionId};
+
+/// Counters of one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Accepted steps.
+    pub steps: u64,
+    /// Rejected steps.
+    pub rejected: u64,
+    /// Events handled (mode switches).
+    pub events: u64,
+    /// Right-hand-side evaluations.
+    pub rhs_evals: u64,
+}
+
+/// Settings of the driver.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DriverSettings {
+    /// Integration method.
+    pub method: Method,
+    /// Relative tolerance of the adaptive methods.
+    pub rtol: f64,
+    /// Step of the fixed-step method [s].
+    pub rk4_dt_s: f64,
+    /// Interval between regular output samples [s].
+    pub output_interval_s: f64,
+}
+
+/// A running simulation of one model.
+pub struct Simulation {
+    model: Box<dyn Model + Send>,
+    stepper: Box<dyn Stepper + Send>,
+    tol: Tolerance,
+    names: Vec<String>,
+    t: f64,
+    y: Vec<f64>,
+    h: f64,
+    h_max: f64,
+    t0: f64,
+    output_interval_s: f64,
+    /// Index `k` of the next regular output time `t0 + k·Δ`.
+    next_output: u64,
+    /// The last step `[t_start, t_start + h]` available as dense output.
+    last_step: Option<(f64, f64)>,
+    g_prev: Vec<f64>,
+    g_new: Vec<f64>,
+    y_new: Vec<f64>,
+    y_event: Vec<f64>,
+    buf: Vec<f64>,
+    row: Vec<f64>,
+    recent_events: VecDeque<f64>,
+    /// The stepper's dense output describes `last_step`.
+    dense_ready: bool,
+    /// Poincaré section tracking (off unless asked for).
+    sections: Option<SectionTracker>,
+    control: StepControl,
+    stats: Stats,
+    started: bool,
+}
+
+impl Simulation {
+    /// Prepares a run of `model` from its initial state at `t0`.
+    pub fn new(
+        mut model: Box<dyn Model + Send>,
+        y0: Vec<f64>,
+        t0: f64,
+        settings: DriverSettings,
+    ) -> Result<Self, SimError> {
+        let n = model.dim();
+        assert_eq!(y0.len(), n, "initial state has the wrong dimension");
+        let mut y = y0;
+        model.initialize(t0, &mut y)?;
+        let mut scales = vec![1.0; n];
+        model.state_scales(&mut scales);
+        let n_controlled = n - model.n_quadratures();
+        let tol = Tolerance::from_scales(settings.rtol, &scales, n_controlled);
+        let method = match settings.method {
+            Method::Auto if model.prefers_implicit() => Method::Rodas4,
+            Method::Auto => Method::Dopri5,
+            m => m,
+        };
+        let stepper: Box<dyn Stepper + Send> = match method {
+            Method::Rodas4 => rosenbrock_for(&RODAS4, n),
+            Method::Rodas5 => rosenbrock_for(&RODAS5, n),
+            Method::Rk4 => rk4_for(n, settings.rk4_dt_s),
+            _ => Box::new(Dopri5::new(n)),
+        };
+        let ne = model.n_events();
+        let h_max = model.max_step_s();
+        let row_len = 2 + model.columns().len();
+        let names = model.state_names();
+        let mut sim = Self {
+            model,
+            stepper,
+            tol,
+            names,
+            t: t0,
+            y,
+            h: 0.0,
+            h_max,
+            t0,
+            output_interval_s: settings.output_interval_s,
+            next_output: 0,
+            last_step: None,
+            g_prev: vec![0.0; ne],
+            g_new: vec![0.0; ne],
+            y_new: vec![0.0; n],
+            y_event: vec![0.0; n],
+            buf: vec![0.0; n],
+            row: vec![0.0; row_len],
+            recent_events: VecDeque::new(),
+            dense_ready: false,
+            sections: None,
+            control: StepControl {
+                previous: None,
+                pi: !matches!(method, Method::Rodas4 | Method::Rodas5),
+            },
+            stats: Stats::default(),
+            started: false,
+        };
+        sim.check_finite(t0, &sim.y.clone())?;
+        sim.h = match sim.stepper.fixed_step() {
+            Some(dt) => dt,
+            None => sim.initial_step(),
+        };
+        sim.model.events(sim.t, &sim.y, &mut sim.g_prev);
+        Ok(sim)
+    }
+
+    /// Current simulation time [s].
+    pub fn time_s(&self) -> f64 {
+        self.t
+    }
+
+    /// Current state vector.
+    pub fn state(&self) -> &[f64] {
+        &self.y
+    }
+
+    /// The model being integrated.
+    pub fn model(&self) -> &dyn Model {
+        self.model.as_ref()
+    }
+
+    /// Mutable access to the model (for live parameter changes); call
+    /// [`reinitialize`](Self::reinitialize) afterwards.
+    pub fn model_mut(&mut self) -> &mut (dyn Model + Send) {
+        self.stepper.reset();
+        self.model.as_mut()
+    }
+
+    /// Restarts the integration from the current state after the model changed: the model
+    /// re-chooses its mode, the stepper forgets cached data and the step size restarts.
+    pub fn reinitialize(&mut self) -> Result<(), SimError> {
+        self.model.initialize(self.t, &mut self.y)?;
+        self.stepper.reset();
+        self.model.events(self.t, &self.y, &mut self.g_prev);
+        if let Some(tr) = self.sections.as_mut() {
+            self.model.sections(self.t, &self.y, &mut tr.prev);
+        }
+        self.h_max = self.model.max_step_s();
+        if self.stepper.fixed_step().is_none() {
+            self.h = self.initial_step();
+        }
+        Ok(())
+    }
+
+    /// Run counters.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            rhs_evals: self.stepper.rhs_evals(),
+            ..self.stats
+        }
+    }
+
+    /// Name of the integrator in use.
+    pub fn method_name(&self) -> &'static str {
+        self.stepper.name()
+    }
+
+    /// Output column names: `t`, the model's columns, `event`.
+    pub fn column_names(&self) -> Vec<String> {
+        let mut v = vec!["t".to_string()];
+        v.extend(self.model.columns().into_iter().map(|c| c.name));
+        v.push("event".into());
+        v
+    }
+
+    /// Integrates until `t ≥ t_stop`, pushing every output sample with time `≤ t_stop` and a
+    /// pair of rows (before and after) at every event.
+    pub fn advance(&mut self, t_stop: f64, sink: &mut dyn SampleSink) -> Result<(), SimError> {
+        if !self.started {
+            self.started = true;
+            self.next_output = 1;
+            let y = self.y.clone();
+            self.emit(self.t0, &y, 0.0, sink);
+        }
+        // Samples still pending from the last step.
+        self.emit_pending(t_stop.min(self.t), sink);
+        while self.t < t_stop {
+            self.one_step(t_stop, sink)?;
+        }
+        Ok(())
+    }
+
+    fn one_step(&mut self, t_stop: f64, sink: &mut dyn SampleSink) -> Result<(), SimError> {
+        let t = self.t;
+        let fixed = self.stepper.fixed_step().is_some();
+        let mut h = if fixed {
+            self.h
+        } else {
+            self.h.min(self.h_max)
+        };
+        // End the step on the next breakpoint of the model's time inputs (never a sliver).
+        if !fixed {
+            let to_break = self.model.next_breakpoint_s(t) - t;
+            if to_break > 1e-12 * t.abs().max(1.0) && to_break < h * 1.01 {
+                h = to_break;
+            }
+        }
+        let order = self.stepper.order() as f64;
+        let mut rejected = false;
+        loop {
+            let err = self.stepper.step(
+                self.model.as_ref(),
+                t,
+                &self.y,
+                h,
+                &mut self.y_new,
+                &self.tol,
+            );
+            if fixed || err <= 1.0 {
+                if !fixed {
+                    self.h = self
+                        .control
+                        .accepted(h, err, order, rejected)
+                        .min(self.h_max);
+                }
+                break;
+            }
+            self.stats.rejected += 1;
+            rejected = true;
+            h = self.control.rejected(h, err, order);
+            if h < 1e-14 * t.abs().max(1.0) {
+                return Err(SimError::StepTooSmall {
+                    t_s: t,
+                    h_s: h,
+                    method: self.stepper.name(),
+                });
+            }
+        }
+        self.stats.steps += 1;
+        self.dense_ready = false;
+        let t_new = t + h;
+        let y_new = std::mem::take(&mut self.y_new);
+        let result = self.finish_step(t, h, t_new, &y_new, t_stop, sink);
+        self.y_new = y_new;
+        result
+    }
+
+    fn finish_step(
+        &mut self,
+        t: f64,
+        h: f64,
+        t_new: f64,
+        y_new: &[f64],
+        t_stop: f64,
+        sink: &mut dyn SampleSink,
+    ) -> Result<(), SimError> {
+        self.check_finite(t_new, y_new)?;
+        let ne = self.g_prev.len();
+        if ne > 0 {
+            self.model.events(t_new, y_new, &mut self.g_new);
+            let triggered = (0..ne).any(|i| self.g_prev[i] >= 0.0 && self.g_new[i] < 0.0);
+            if triggered {
+                self.ensure_dense(y_new);
+                if let Some((index, theta)) = self.first_event(t, h) {
+                    return self.handle_event(index, t, h * theta, h, t_stop, sink);
+                }
+            }
+        }
+        // Dense output is only prepared when an output sample falls inside the step.
+        if self.next_output_time() <= t_new {
+            self.ensure_dense(y_new);
+        }
+        if self.sections.is_some() {
+            self.ensure_dense(y_new);
+            self.record_sections(t, h, y_new, sink);
+        }
+        self.last_step = Some((t, h));
+        self.t = t_new;
+        self.y.copy_from_slice(y_new);
+        self.emit_pending(t_stop.min(t_new), sink);
+        self.stepper.accept();
+        std::mem::swap(&mut self.g_prev, &mut self.g_new);
+        if self.model.after_step(self.t, &mut self.y) {
+            self.stepper.reset();
+            self.model.events(self.t, &self.y, &mut self.g_prev);
+        }
+        Ok(())
+    }
+
+    fn check_finite(&self, t: f64, y: &[f64]) -> Result<(), SimError> {
+        // One branch-free pass on the hot path (NaN fails the comparison); details only on error.
+        if y.iter().all(|v| v.abs() <= 1e150) {
+            return Ok(());
+        }
+        let (i, v) = y
+            .iter()
+            .enumerate()
+            .find(|(_, v)| v.is_nan() || v.abs() > 1e150)
+            .map_or((0, f64::NAN), |(i, v)| (i, *v));
+        Err(SimError::NonFinite {
+            t_s: t,
+            name: self
+                .names
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("y[{i}]")),
+            value: v,
+        })
+    }
+
+    /// Starting step size (Hairer, Nørsett & Wanner, *Solving ODE I*, §II.4).
+    fn initial_step(&mut self) -> f64 {
+        let n = self.tol.n_controlled;
+        let order = self.stepper.order() as f64;
+        let mut f0 = vec![0.0; self.y.len()];
+        let mut f1 = vec![0.0; self.y.len()];
+        self.model.rhs(self.t, &self.y, &mut f0);
+        let sk: Vec<f64> = (0..n)
+            .map(|i| self.tol.atol[i] + self.tol.rtol * self.y[i].abs())
+            .collect();
+        let norm = |v: &[f64]| -> f64 {
+            ((0..n).map(|i| (v[i] / sk[i]).powi(2)).sum::<f64>() / n.max(1) as f64).sqrt()
+        };
+        let (d0, d1) = (norm(&self.y), norm(&f0));
+        let mut h = if d0 < 1e-5 || d1 < 1e-5 {
+            1e-6
+        } else {
+            0.01 * d0 / d1
+        };
+        h = h.min(self.h_max);
+        let y1: Vec<f64> = self.y.iter().zip(&f0).map(|(y, f)| y + h * f).collect();
+        self.model.rhs(self.t + h, &y1, &mut f1);
+        let diff: Vec<f64> = f1.iter().zip(&f0).map(|(a, b)| a - b).collect();
+        let d2 = norm(&diff) / h;
+        let dmax = d1.max(d2);
+        let h1 = if dmax <= 1e-15 {
+            (h * 1e-3).max(1e-6)
+        } else {
+            (0.01 / dmax).powf(1.0 / order)
+        };
+        (100.0 * h).min(h1).min(self.h_max)
+    }
+}

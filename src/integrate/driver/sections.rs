@@ -1,0 +1,108 @@
+//! Poincaré sections: the model's section functions located on the dense output, and the
+//! stroboscopic section `t = k·T`.
+
+use super::Simulation;
+use super::events::EVENT_TIME_TOL_S;
+use super::sink::{SampleSink, SectionId};
+use crate::integrate::root::illinois;
+
+/// State of Poincaré section tracking.
+#[derive(Clone, Debug)]
+pub(super) struct SectionTracker {
+    pub(super) prev: Vec<f64>,
+    pub(super) new: Vec<f64>,
+    pub(super) strobe_period_s: Option<f64>,
+    pub(super) next_strobe: u64,
+}
+
+impl Simulation {
+    /// Turns Poincaré tracking on: the model's sections and, with `strobe_period_s`, the
+    /// stroboscopic section `t = k·T`. Points go to [`SampleSink::push_section`].
+    pub fn track_sections(&mut self, strobe_period_s: Option<f64>) {
+        let n = self.model.section_names().len();
+        let mut prev = vec![0.0; n];
+        self.model.sections(self.t, &self.y, &mut prev);
+        let strobe = strobe_period_s.filter(|p| p.is_finite() && *p > 0.0);
+        self.sections = Some(SectionTracker {
+            prev,
+            new: vec![0.0; n],
+            strobe_period_s: strobe,
+            next_strobe: strobe.map_or(0, |p| (self.t / p).floor() as u64 + 1),
+        });
+    }
+
+    /// Records section crossings inside the step `[t, t + h]` ending at `y_new` (dense output
+    /// must be ready) and the stroboscopic points it contains.
+    pub(super) fn record_sections(
+        &mut self,
+        t: f64,
+        h: f64,
+        y_new: &[f64],
+        sink: &mut dyn SampleSink,
+    ) {
+        let Some(mut tr) = self.sections.take() else {
+            return;
+        };
+        let t_new = t + h;
+        self.model.sections(t_new, y_new, &mut tr.new);
+        let theta_tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * t_new.abs()) / h;
+        for i in 0..tr.new.len() {
+            if tr.prev[i] < 0.0 && tr.new[i] >= 0.0 {
+                let mut buf = std::mem::take(&mut self.buf);
+                let mut s = vec![0.0; tr.new.len()];
+                let theta = {
+                    let (stepper, model) = (&self.stepper, &self.model);
+                    let mut si = |th: f64| {
+                        stepper.dense(th, &mut buf);
+                        model.sections(t + th * h, &buf, &mut s);
+                        -s[i]
+                    };
+                    illinois(&mut si, 0.0, 1.0, theta_tol)
+                };
+                self.stepper.dense(theta, &mut buf);
+                self.emit_section(SectionId::Model(i), t + theta * h, &buf, sink);
+                self.buf = buf;
+            }
+        }
+        std::mem::swap(&mut tr.prev, &mut tr.new);
+        if let Some(period) = tr.strobe_period_s {
+            loop {
+                let tk = tr.next_strobe as f64 * period;
+                if tk > t_new {
+                    break;
+                }
+                let mut buf = std::mem::take(&mut self.buf);
+                self.stepper.dense(((tk - t) / h).clamp(0.0, 1.0), &mut buf);
+                self.emit_section(SectionId::Stroboscopic, tk, &buf, sink);
+                self.buf = buf;
+                tr.next_strobe += 1;
+            }
+        }
+        self.sections = Some(tr);
+    }
+
+    /// After a mode switch the section functions restart from the new state; a switch that
+    /// lands exactly on a section (e.g. re-stick at `v_rel = 0`) records it.
+    pub(super) fn section_after_switch(&mut self, t: f64, sink: &mut dyn SampleSink) {
+        let Some(mut tr) = self.sections.take() else {
+            return;
+        };
+        self.model.sections(t, &self.y, &mut tr.new);
+        for i in 0..tr.new.len() {
+            if tr.prev[i] < 0.0 && tr.new[i] >= 0.0 {
+                let y = self.y.clone();
+                self.emit_section(SectionId::Model(i), t, &y, sink);
+            }
+        }
+        std::mem::swap(&mut tr.prev, &mut tr.new);
+        self.sections = Some(tr);
+    }
+
+    fn emit_section(&mut self, id: SectionId, t: f64, y: &[f64], sink: &mut dyn SampleSink) {
+        let n = self.row.len();
+        self.row[0] = t;
+        self.model.observe(t, y, &mut self.row[1..n - 1]);
+        self.row[n - 1] = 0.0;
+        sink.push_section(id, &self.row);
+    }
+}

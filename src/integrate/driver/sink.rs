@@ -1,0 +1,32 @@
+//! Where a run's output goes: regular and event rows, and Poincaré points.
+
+/// Which Poincaré section a point belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SectionId {
+    /// The model's section with this index (see `Model::section_names`).
+    Model(usize),
+    /// Stroboscopic section `t = t₀ + k·T`.
+    Stroboscopic,
+}
+
+/// Receives output rows: `t`, then the model's columns, then the event flag (0 or 1).
+pub trait SampleSink {
+    /// One output row.
+    fn push(&mut self, row: &[f64]);
+
+    /// One Poincaré point (same row layout), when section tracking is on.
+    fn push_section(&mut self, _section: SectionId, _row: &[f64]) {}
+}
+
+impl SampleSink for Vec<Vec<f64>> {
+    fn push(&mut self, row: &[f64]) {
+        Vec::push(self, row.to_vec());
+    }
+}
+
+/// A sink that drops everything (for timing runs).
+pub struct NullSink;
+
+impl SampleSink for NullSink {
+    fn push(&mut self, _row: &[f64]) {}
+}
