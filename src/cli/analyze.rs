@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use super::opts::{flag_value, split_flag};
 use super::{CliError, stdout_result};
 use crate::analysis::Window;
 use crate::analysis::measured::{CsvSelection, Resample, column_names, parse_csv};
@@ -54,16 +55,8 @@ pub fn parse_analyze(args: &[String]) -> Result<AnalyzeArgs, CliError> {
     let mut file = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (a.as_str(), None),
-        };
-        let mut value = |name: &str| -> Result<String, CliError> {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
-        };
+        let (flag, inline) = split_flag(a);
+        let mut value = |name: &str| flag_value(name, &inline, &mut it);
         let mut count = |name: &str, min: usize| -> Result<usize, CliError> {
             let v = value(name)?;
             v.parse::<usize>()

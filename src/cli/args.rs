@@ -1,6 +1,7 @@
 //! Argument parsing for `tribolab run`.
 
 use super::CliError;
+use super::opts::{flag_value, set_pair, split_flag};
 
 /// Options of `tribolab run`.
 #[derive(Debug, Default, PartialEq)]
@@ -23,16 +24,8 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
     let mut it = args.iter();
     let mut preset = None;
     while let Some(a) = it.next() {
-        let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (a.as_str(), None),
-        };
-        let mut value = |name: &str| -> Result<String, CliError> {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
-        };
+        let (flag, inline) = split_flag(a);
+        let mut value = |name: &str| flag_value(name, &inline, &mut it);
         match flag {
             "--duration" => {
                 let v = value("--duration")?;
@@ -47,11 +40,7 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
                 out.duration_s = Some(d);
             }
             "--set" => {
-                let v = value("--set")?;
-                let (path, val) = v.split_once('=').ok_or_else(|| {
-                    CliError::Usage(format!("--set expects PATH=VALUE, got `{v}`"))
-                })?;
-                out.sets.push((path.trim().to_string(), val.to_string()));
+                out.sets.push(set_pair(&value("--set")?)?);
             }
             "--out" | "-o" => out.out = Some(value("--out")?),
             "--stats" => out.stats = true,

@@ -4,6 +4,7 @@
 use crate::analysis::lyapunov::signed;
 use std::io::Write;
 
+use super::opts::{flag_value, set_pair, split_flag};
 use super::{CliError, format_number, load_preset_arg, stdout_result};
 use crate::analysis::classify::{PoincareShape, SystemKind};
 use crate::analysis::lyapunov::{LyapunovError, LyapunovOptions, Report, analyze};
@@ -55,16 +56,8 @@ pub fn parse(args: &[String]) -> Result<LyapunovArgs, CliError> {
     let mut it = args.iter();
     let mut preset = None;
     while let Some(a) = it.next() {
-        let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (a.as_str(), None),
-        };
-        let mut value = |name: &str| -> Result<String, CliError> {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
-        };
+        let (flag, inline) = split_flag(a);
+        let mut value = |name: &str| flag_value(name, &inline, &mut it);
         match flag {
             "--duration" => out.duration = Some(number(flag, &value(flag)?, true)?),
             "--transient" => out.transient = Some(number(flag, &value(flag)?, false)?),
@@ -78,11 +71,7 @@ pub fn parse(args: &[String]) -> Result<LyapunovArgs, CliError> {
                 out.exponents = Some(k);
             }
             "--set" => {
-                let v = value(flag)?;
-                let (path, val) = v.split_once('=').ok_or_else(|| {
-                    CliError::Usage(format!("--set expects PATH=VALUE, got `{v}`"))
-                })?;
-                out.sets.push((path.trim().to_string(), val.to_string()));
+                out.sets.push(set_pair(&value(flag)?)?);
             }
             "--no-benettin" => out.no_benettin = true,
             "--fast-stiff" => out.fast_stiff = true,

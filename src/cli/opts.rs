@@ -1,8 +1,38 @@
-//! A small option parser shared by `floquet` and `sweep`: `--flag VALUE`, `--flag=VALUE`,
-//! boolean switches, repeated `--set PATH=VALUE`, one positional preset.
+//! Command-line options: the argument tokens every command shares (`--flag VALUE`,
+//! `--flag=VALUE`, `--set PATH=VALUE`) and a small parser on top of them for `floquet` and
+//! `sweep` (boolean switches, repeated `--set`, one positional preset).
 
 use super::{CliError, load_preset_arg};
 use crate::preset::Preset;
+
+/// Splits `--flag=VALUE` into the flag and its inline value; any other argument is returned
+/// whole with no value.
+pub(super) fn split_flag(a: &str) -> (&str, Option<String>) {
+    match a.split_once('=') {
+        Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+        _ => (a, None),
+    }
+}
+
+/// The value of option `name`: its inline value, else the next argument.
+pub(super) fn flag_value<'a>(
+    name: &str,
+    inline: &Option<String>,
+    rest: &mut impl Iterator<Item = &'a String>,
+) -> Result<String, CliError> {
+    inline
+        .clone()
+        .or_else(|| rest.next().cloned())
+        .ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
+}
+
+/// The `(PATH, VALUE)` of a `--set PATH=VALUE` (path trimmed).
+pub(super) fn set_pair(v: &str) -> Result<(String, String), CliError> {
+    let (path, value) = v
+        .split_once('=')
+        .ok_or_else(|| CliError::Usage(format!("--set expects PATH=VALUE, got `{v}`")))?;
+    Ok((path.trim().to_string(), value.to_string()))
+}
 
 /// Parsed command line of one command.
 #[derive(Debug, Default, PartialEq)]
@@ -27,14 +57,9 @@ impl Opts {
         let mut preset = None;
         let mut it = args.iter();
         while let Some(a) = it.next() {
-            let (flag, inline) = match a.split_once('=') {
-                Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-                _ => (a.as_str(), None),
-            };
+            let (flag, inline) = split_flag(a);
             if value_flags.contains(&flag) {
-                let v = inline
-                    .or_else(|| it.next().cloned())
-                    .ok_or_else(|| CliError::Usage(format!("{flag} needs a value")))?;
+                let v = flag_value(flag, &inline, &mut it)?;
                 out.values.push((flag.to_string(), v));
             } else if switches.contains(&flag) && inline.is_none() {
                 out.switches.push(flag.to_string());
@@ -99,11 +124,9 @@ impl Opts {
             if flag != "--set" {
                 continue;
             }
-            let (path, value) = v
-                .split_once('=')
-                .ok_or_else(|| CliError::Usage(format!("--set expects PATH=VALUE, got `{v}`")))?;
+            let (path, value) = set_pair(v)?;
             preset
-                .set_path(path.trim(), value)
+                .set_path(&path, &value)
                 .map_err(|e| CliError::Failed(format!("--set {v}: {e}")))?;
         }
         let problems = preset.problems();
