@@ -181,3 +181,25 @@ fn check_prints_every_problem_with_position() {
     let out = tribolab(&["check", good.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
+
+/// `bench --only TEXT` keeps the cases whose workload or engine contains TEXT; the line
+/// carries the checksums of the peer script (here a finite, positive limit-cycle period).
+#[test]
+fn bench_only_runs_the_named_case() {
+    let out = tribolab(&["bench", "--quick", "--only", "Coulomb"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "one case expected, got:\n{stdout}");
+    assert!(
+        lines[0].contains("\"workload\": \"Coulomb-event-driven\""),
+        "{stdout}"
+    );
+    let period: f64 = lines[0]
+        .split("\"period\": ")
+        .nth(1)
+        .and_then(|s| s.split(',').next())
+        .and_then(|s| s.parse().ok())
+        .expect("period field");
+    assert!(period > 0.0 && period.is_finite(), "period {period}");
+}

@@ -19,6 +19,11 @@ const REPEATS: usize = 5;
 
 pub(super) fn bench(args: &[String]) -> Result<(), CliError> {
     let quick = args.iter().any(|a| a == "--quick");
+    // `--only TEXT`: the cases whose workload or engine contains TEXT (e.g. `RK4`, `W1`).
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .map(|i| args.get(i + 1).cloned().unwrap_or_default());
     let cases: &[(&str, &str, Method, &str)] = &[
         (
             "W1-LuGre",
@@ -66,6 +71,12 @@ pub(super) fn bench(args: &[String]) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     for &(workload, stem, method, engine) in cases {
         if quick && method == Method::Rk4 {
+            continue;
+        }
+        if let Some(text) = &only
+            && !workload.contains(text.as_str())
+            && !engine.contains(text.as_str())
+        {
             continue;
         }
         let p = preset(stem, method)?;

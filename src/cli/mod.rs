@@ -58,7 +58,8 @@ USAGE:
                                    parameter first; --response: response vs belt-turn frequency
     tribolab laws                  list the friction laws with parameter keys, units, ranges
     tribolab presets               list the built-in presets
-    tribolab bench [--quick]       time the peer-benchmark workloads (JSON lines with checksums)
+    tribolab bench [--quick] [--only TEXT]
+                                   time the peer-benchmark workloads (JSON lines with checksums)
     tribolab help | --help         this text
     tribolab --version             version
 
