@@ -1,5 +1,6 @@
 //! Time integration: the [`Model`] interface every simulated system implements, three steppers
-//! (explicit Dormand–Prince 5(4), L-stable Rosenbrock Rodas4/Rodas5, fixed-step RK4) and the hybrid
+//! (explicit Dormand–Prince 5(4), L-stable Rosenbrock Rodas4/Rodas5, fixed-step RK4 with
+//! statically dispatched batches of steps) and the hybrid
 //! driver [`Simulation`] that locates events (stick/slip switches) on the solution; discrete
 //! maps ([`MapModel`], [`MapRun`]) and a [`Runner`] over either.
 
@@ -11,6 +12,7 @@ pub mod map;
 pub mod method;
 pub mod model;
 pub mod rk4;
+pub mod rk4_batch;
 pub mod root;
 pub mod rosenbrock;
 pub mod rosenbrock_tableaus;

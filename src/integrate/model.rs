@@ -1,6 +1,7 @@
 //! The interface between a simulated system and the integrators.
 
 use super::SimError;
+use super::rk4_batch::Rk4Batch;
 
 /// One output column: name (CSV header) and unit.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,5 +122,14 @@ pub trait Model {
     /// Whether the model is stiff enough to need an implicit integrator by default.
     fn prefers_implicit(&self) -> bool {
         true
+    }
+
+    /// Takes fixed-step RK4 steps with a statically dispatched right-hand side: a model that
+    /// can, calls [`Rk4Batch::run`] with its concrete self and returns `true`. The batch must
+    /// behave exactly like [`rhs`](Model::rhs) and [`events`](Model::events); models whose
+    /// [`after_step`](Model::after_step) acts must decline. The default declines, and the
+    /// driver then takes every step through the general path.
+    fn rk4_batch(&self, _batch: &mut Rk4Batch<'_>) -> bool {
+        false
     }
 }

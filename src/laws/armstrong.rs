@@ -188,6 +188,7 @@ impl FrictionLaw for Armstrong {
         LawSwitch::Continue
     }
 
+    #[inline]
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64 {
         let p = &self.params;
         let v = c.v_rel_mps;

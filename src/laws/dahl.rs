@@ -133,6 +133,7 @@ impl FrictionLaw for Dahl {
         LawSwitch::Continue
     }
 
+    #[inline]
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64 {
         let v = c.v_rel_mps;
         match self.mode {

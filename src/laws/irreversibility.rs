@@ -182,6 +182,7 @@ impl<C: IrreversibleCurve> FrictionLaw for IrreversibleLaw<C> {
         switch
     }
 
+    #[inline]
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64 {
         let p = &self.params;
         let v = c.v_rel_mps;

@@ -262,6 +262,7 @@ impl FrictionLaw for MaxwellSlip {
         LawSwitch::Continue
     }
 
+    #[inline]
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64 {
         let v = c.v_rel_mps;
         let mut f = 0.0;

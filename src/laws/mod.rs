@@ -43,6 +43,14 @@ use serde::{Deserialize, Serialize};
 use crate::integrate::Column;
 use crate::params::{ParamMeta, ParamSet};
 
+/// Generic code run on a [`Law`]'s concrete type by [`Law::visit`].
+pub trait LawVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs with the concrete law.
+    fn visit<L: FrictionLaw>(self, law: &L) -> Self::Output;
+}
+
 /// Static description of a law for menus, docs and the CLI.
 #[derive(Clone, Copy, Debug)]
 pub struct LawInfo {
@@ -129,6 +137,14 @@ macro_rules! law_registry {
         }
 
         impl Law {
+            /// Calls `visitor` with the law's concrete type, so generic code over
+            /// [`FrictionLaw`] is compiled once per law (no enum match in its inner loop).
+            pub fn visit<V: LawVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $(Law::$variant(l) => visitor.visit(l),)*
+                }
+            }
+
             /// Replaces the parameters of a running law of the same kind, keeping its mode.
             /// Returns `false` if `config` is another law.
             pub fn set_params(&mut self, config: &LawConfig) -> bool {

@@ -60,6 +60,7 @@ impl<C: MuCurve> FrictionLaw for StaticLaw<C> {
         switch
     }
 
+    #[inline(always)]
     fn eval(&self, c: &Contact, _s: &[f64], _ds: &mut [f64]) -> f64 {
         let p = &self.params;
         let v = c.v_rel_mps;

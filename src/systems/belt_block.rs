@@ -11,8 +11,9 @@
 
 use super::joint::BeltJoint;
 use super::reversal::Reversal;
+use crate::integrate::rk4_batch::{BatchRhs, Rk4Batch};
 use crate::integrate::{Column, Model, SimError};
-use crate::laws::{Contact, FrictionLaw, Law, LawJacobian, LawSwitch, NormalLoadNoise};
+use crate::laws::{Contact, FrictionLaw, Law, LawJacobian, LawSwitch, LawVisitor, NormalLoadNoise};
 
 /// Equation of motion shown in the GUI.
 pub const EQUATION: &str = "m·ẍ + c·ẋ + k·x = F_f(ẋ − v_b, N(t)),  v_b = 2π·R_w·n/60";
@@ -183,9 +184,26 @@ impl BeltBlock {
     /// Contact kinematics at `(t, y)`.
     #[inline]
     pub fn contact(&self, t: f64, y: &[f64]) -> Contact {
+        self.contact_with::<true>(t, y)
+    }
+
+    /// Whether the normal load changes in time (belt joint or load noise).
+    fn load_varies(&self) -> bool {
+        self.joint.is_some() || self.noise.is_some()
+    }
+
+    /// Contact kinematics; with `VARYING_LOAD = false` (only valid when
+    /// [`load_varies`](Self::load_varies) is false) the load factor is the constant 1, so
+    /// the multiplications by it vanish from compiled batch code.
+    #[inline(always)]
+    fn contact_with<const VARYING_LOAD: bool>(&self, t: f64, y: &[f64]) -> Contact {
         let p = &self.params;
         let (x, v) = (y[0], y[1]);
-        let factor = self.load_factor(t);
+        let factor = if VARYING_LOAD {
+            self.load_factor(t)
+        } else {
+            1.0
+        };
         Contact {
             t_s: t,
             v_rel_mps: v - self.belt_speed_mps,
@@ -221,6 +239,51 @@ impl BeltBlock {
             let c = self.contact(t, y);
             c.v_rel_mps.abs() < STICK_VELOCITY_FRACTION * self.belt_speed_mps.abs().max(1e-9)
         })
+    }
+
+    /// Right-hand side with the law given separately (the running `Law`, or its concrete
+    /// type in an RK4 batch): `ẋ = v`, `v̇ = (F_f − k·x − c·ẋ)/m`, law states, and the work
+    /// rates `F_f·v_rel`, `F_f·v_b`, `c·ẋ²`.
+    #[inline(always)]
+    fn rhs_with<L: FrictionLaw, const VARYING_LOAD: bool>(
+        &self,
+        law: &L,
+        t: f64,
+        y: &[f64],
+        dy: &mut [f64],
+    ) {
+        let p = &self.params;
+        let c = self.contact_with::<VARYING_LOAD>(t, y);
+        // From the law, not the cached count: a constant once the law's type is known.
+        let n = law.n_states();
+        let f = law.eval(&c, &y[2..2 + n], &mut dy[2..2 + n]);
+        let v = y[1];
+        dy[0] = v;
+        dy[1] = (f - c.f_hold_n) * self.inv_mass;
+        let q = 2 + n;
+        dy[q] = f * c.v_rel_mps;
+        dy[q + 1] = f * self.belt_speed_mps;
+        dy[q + 2] = p.damping_ns_per_m * v * v;
+    }
+
+    /// Event functions with the law given separately: the law's own, then the reversal guard.
+    #[inline]
+    fn events_with<L: FrictionLaw, const VARYING_LOAD: bool>(
+        &self,
+        law: &L,
+        t: f64,
+        y: &[f64],
+        g: &mut [f64],
+    ) {
+        let ne = self.n_law_events;
+        if ne > 0 {
+            let c = self.contact_with::<VARYING_LOAD>(t, y);
+            let n = law.n_states();
+            law.events(&c, &y[2..2 + n], &mut g[..ne]);
+        }
+        if let Some(r) = &self.reversal {
+            g[ne] = r.guard(y[1] - self.belt_speed_mps);
+        }
     }
 
     fn mechanical_energy_j(&self, y: &[f64]) -> f64 {
@@ -309,17 +372,7 @@ impl Model for BeltBlock {
 
     #[inline]
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
-        let p = &self.params;
-        let c = self.contact(t, y);
-        let n = self.n_law;
-        let f = self.law.eval(&c, &y[2..2 + n], &mut dy[2..2 + n]);
-        let v = y[1];
-        dy[0] = v;
-        dy[1] = (f - c.f_hold_n) * self.inv_mass;
-        let q = 2 + n;
-        dy[q] = f * c.v_rel_mps;
-        dy[q + 1] = f * self.belt_speed_mps;
-        dy[q + 2] = p.damping_ns_per_m * v * v;
+        self.rhs_with::<_, true>(&self.law, t, y, dy);
     }
 
     /// Rows `x, v, law states, W_f, W_b, W_c`; columns `x, v, law states`. With
@@ -385,14 +438,7 @@ impl Model for BeltBlock {
     }
 
     fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
-        let ne = self.n_law_events;
-        if ne > 0 {
-            let c = self.contact(t, y);
-            self.law.events(&c, self.law_states(y), &mut g[..ne]);
-        }
-        if let Some(r) = &self.reversal {
-            g[ne] = r.guard(y[1] - self.belt_speed_mps);
-        }
+        self.events_with::<_, true>(&self.law, t, y, g);
     }
 
     fn apply_event(&mut self, index: usize, t: f64, y: &mut [f64]) -> Result<(), SimError> {
@@ -483,5 +529,51 @@ impl Model for BeltBlock {
 
     fn prefers_implicit(&self) -> bool {
         self.law.is_stiff()
+    }
+
+    fn rk4_batch(&self, batch: &mut Rk4Batch<'_>) -> bool {
+        if self.law_after_step {
+            return false;
+        }
+        self.law.visit(BatchVisit { block: self, batch });
+        true
+    }
+}
+
+/// The bench with its law's concrete type (and whether the load varies, as a constant): the
+/// right-hand side of an RK4 batch.
+struct WithLaw<'a, L, const VARYING_LOAD: bool> {
+    block: &'a BeltBlock,
+    law: &'a L,
+}
+
+impl<L: FrictionLaw, const VARYING_LOAD: bool> BatchRhs for WithLaw<'_, L, VARYING_LOAD> {
+    #[inline(always)]
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        self.block.rhs_with::<L, VARYING_LOAD>(self.law, t, y, dy);
+    }
+
+    #[inline]
+    fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
+        self.block.events_with::<L, VARYING_LOAD>(self.law, t, y, g);
+    }
+}
+
+/// Runs an RK4 batch once the law's concrete type is known.
+struct BatchVisit<'a, 'b> {
+    block: &'a BeltBlock,
+    batch: &'a mut Rk4Batch<'b>,
+}
+
+impl LawVisitor for BatchVisit<'_, '_> {
+    type Output = ();
+
+    fn visit<L: FrictionLaw>(self, law: &L) {
+        let block = self.block;
+        if block.load_varies() {
+            self.batch.run(&WithLaw::<L, true> { block, law });
+        } else {
+            self.batch.run(&WithLaw::<L, false> { block, law });
+        }
     }
 }

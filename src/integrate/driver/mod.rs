@@ -4,8 +4,10 @@
 //! [`Simulation`] owns the stepping loop (this file); its other duties live in one file each:
 //! [`events`] (location, landing, polishing, switching, Zeno guard), [`sections`] (Poincaré
 //! points), [`output`] (regular samples), [`step_control`] (step sizes), [`steppers`] (the
-//! method's stepper) and [`sink`] (where rows go).
+//! method's stepper), [`batch`] (statically dispatched RK4 runs between samples) and [`sink`]
+//! (where rows go).
 
+mod batch;
 mod events;
 mod output;
 mod sections;
@@ -16,6 +18,7 @@ mod steppers;
 use std::collections::VecDeque;
 
 use super::dopri5::Dopri5;
+use super::rk4_batch::Rk4BatchWork;
 use super::rosenbrock_tableaus::{RODAS4, RODAS5};
 use super::stepper::Stepper;
 use super::{Method, Model, SimError, Tolerance};
@@ -80,6 +83,10 @@ pub struct Simulation {
     sections: Option<SectionTracker>,
     control: StepControl,
     stats: Stats,
+    /// Workspace of the RK4 batches (`None` for the adaptive methods).
+    batch_work: Option<Rk4BatchWork>,
+    /// Right-hand-side evaluations made in batches.
+    batch_evals: u64,
     started: bool,
 }
 
@@ -141,6 +148,8 @@ impl Simulation {
                 pi: !matches!(method, Method::Rodas4 | Method::Rodas5),
             },
             stats: Stats::default(),
+            batch_work: (method == Method::Rk4).then(|| Rk4BatchWork::new(n, ne)),
+            batch_evals: 0,
             started: false,
         };
         sim.check_finite(t0, &sim.y.clone())?;
@@ -193,7 +202,7 @@ impl Simulation {
     /// Run counters.
     pub fn stats(&self) -> Stats {
         Stats {
-            rhs_evals: self.stepper.rhs_evals(),
+            rhs_evals: self.stepper.rhs_evals() + self.batch_evals,
             ..self.stats
         }
     }
@@ -229,6 +238,7 @@ impl Simulation {
     }
 
     fn one_step(&mut self, t_stop: f64, sink: &mut dyn SampleSink) -> Result<(), SimError> {
+        self.run_batch(t_stop);
         let t = self.t;
         let fixed = self.stepper.fixed_step().is_some();
         let mut h = if fixed {
