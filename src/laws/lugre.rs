@@ -45,13 +45,20 @@ pub struct LuGre {
     pub params: LuGreParams,
     /// `1/v_S`, cached for the hot path.
     inv_v_s: f64,
+    /// `min(F_C, F_S)` [N], the lowest Stribeck level at nominal load.
+    min_level_n: f64,
 }
 
 impl LuGre {
     /// Law with the given parameters.
     pub fn new(params: LuGreParams) -> Self {
         let inv_v_s = 1.0 / params.v_s_mps;
-        Self { params, inv_v_s }
+        let min_level_n = params.f_c_n.min(params.f_s_n);
+        Self {
+            params,
+            inv_v_s,
+            min_level_n,
+        }
     }
 
     /// Replaces the parameters.
@@ -97,7 +104,14 @@ impl FrictionLaw for LuGre {
         let p = &self.params;
         let v = c.v_rel_mps;
         let z = s[0];
-        let g = (c.load_ratio * self.g(v)).max(f64::MIN_POSITIVE);
+        let g = c.load_ratio * self.g(v);
+        // g ≥ (N/N₀)·min(F_C, F_S): when that floor is positive the guard against g = 0 is a
+        // no-op, and deciding it from the floor keeps it off the integrator's critical path.
+        let g = if c.load_ratio * self.min_level_n > 1e-300 {
+            g
+        } else {
+            g.max(f64::MIN_POSITIVE)
+        };
         let zdot = v - p.sigma0_n_per_m * v.abs() * z / g;
         ds[0] = zdot;
         -(p.sigma0_n_per_m * z + self.sigma1(v) * zdot + p.sigma2_ns_per_m * v)
