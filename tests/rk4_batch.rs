@@ -2,8 +2,8 @@
 //! path bit for bit: same samples, same event rows, same step count, same error. Each run
 //! is repeated with the model wrapped so it declines batches, and the two are compared.
 
-use tribolab::integrate::driver::DriverSettings;
-use tribolab::integrate::{Column, Method, Model, SimError, Simulation};
+use tribolab::integrate::driver::{DriverSettings, SectionId};
+use tribolab::integrate::{Column, Method, Model, SampleSink, SimError, Simulation};
 use tribolab::laws::NormalLoadNoise;
 use tribolab::preset::{Preset, builtin};
 
@@ -62,6 +62,32 @@ impl Model for Unbatched {
     fn prefers_implicit(&self) -> bool {
         self.0.prefers_implicit()
     }
+    fn section_names(&self) -> Vec<String> {
+        self.0.section_names()
+    }
+    fn sections(&self, t: f64, y: &[f64], s: &mut [f64]) {
+        self.0.sections(t, y, s);
+    }
+}
+
+/// Rows and Poincaré points of a run.
+#[derive(Default)]
+struct Collected {
+    rows: Vec<Vec<f64>>,
+    points: Vec<(SectionId, Vec<f64>)>,
+}
+
+impl SampleSink for Collected {
+    fn push(&mut self, row: &[f64]) {
+        self.rows.push(row.to_vec());
+    }
+    fn push_section(&mut self, section: SectionId, row: &[f64]) {
+        self.points.push((section, row.to_vec()));
+    }
+}
+
+fn bits(r: &[f64]) -> Vec<u64> {
+    r.iter().map(|v| v.to_bits()).collect()
 }
 
 fn preset(stem: &str, sets: &[(&str, &str)]) -> Preset {
@@ -90,37 +116,80 @@ fn simulation(p: &Preset, batched: bool) -> Simulation {
     Simulation::new(model, y0, 0.0, settings).expect("simulation starts")
 }
 
-/// Runs to `t_end` in `chunks` calls of `advance` (as the window's worker does) and returns
-/// every row, the step count, and the error if the run stopped on one.
-fn run(
-    p: &Preset,
-    batched: bool,
-    t_end: f64,
-    chunks: usize,
-) -> (Vec<Vec<f64>>, u64, Option<String>) {
+/// What a run produced: rows, Poincaré points, step count, and the error if it stopped on one.
+struct Outcome {
+    out: Collected,
+    steps: u64,
+    error: Option<String>,
+}
+
+/// Runs to `t_end` in `chunks` calls of `advance` (as the window's worker does), with the
+/// model's Poincaré sections and the stroboscopic section at `strobe_s` when asked.
+fn run(p: &Preset, batched: bool, t_end: f64, chunks: usize, strobe_s: Option<f64>) -> Outcome {
     let mut sim = simulation(p, batched);
-    let mut rows: Vec<Vec<f64>> = Vec::new();
+    if strobe_s.is_some() {
+        sim.track_sections(strobe_s);
+    }
+    let mut out = Collected::default();
     for i in 1..=chunks {
-        if let Err(e) = sim.advance(t_end * i as f64 / chunks as f64, &mut rows) {
-            return (rows, sim.stats().steps, Some(e.to_string()));
+        if let Err(e) = sim.advance(t_end * i as f64 / chunks as f64, &mut out) {
+            let steps = sim.stats().steps;
+            return Outcome {
+                out,
+                steps,
+                error: Some(e.to_string()),
+            };
         }
     }
-    (rows, sim.stats().steps, None)
+    let steps = sim.stats().steps;
+    Outcome {
+        out,
+        steps,
+        error: None,
+    }
 }
 
 fn assert_same(stem: &str, sets: &[(&str, &str)], t_end: f64, min_events: usize) {
+    assert_same_with(stem, sets, t_end, min_events, None, 0);
+}
+
+fn assert_same_with(
+    stem: &str,
+    sets: &[(&str, &str)],
+    t_end: f64,
+    min_events: usize,
+    strobe_s: Option<f64>,
+    min_points: usize,
+) {
     let p = preset(stem, sets);
-    let (a, steps_a, err_a) = run(&p, true, t_end, 7);
-    let (b, steps_b, err_b) = run(&p, false, t_end, 7);
-    assert_eq!(err_a, None, "{stem}: batched run failed");
-    assert_eq!(err_b, None, "{stem}: general run failed");
-    assert_eq!(steps_a, steps_b, "{stem}: step counts differ");
-    assert_eq!(a.len(), b.len(), "{stem}: row counts differ");
-    for (ra, rb) in a.iter().zip(&b) {
-        let bits = |r: &Vec<f64>| r.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    let a = run(&p, true, t_end, 7, strobe_s);
+    let b = run(&p, false, t_end, 7, strobe_s);
+    assert_eq!(a.error, None, "{stem}: batched run failed");
+    assert_eq!(b.error, None, "{stem}: general run failed");
+    assert_eq!(a.steps, b.steps, "{stem}: step counts differ");
+    assert_eq!(
+        a.out.rows.len(),
+        b.out.rows.len(),
+        "{stem}: row counts differ"
+    );
+    for (ra, rb) in a.out.rows.iter().zip(&b.out.rows) {
         assert_eq!(bits(ra), bits(rb), "{stem}: rows differ at t = {}", ra[0]);
     }
-    let events = a.iter().filter(|r| r.last() == Some(&1.0)).count();
+    assert_eq!(
+        a.out.points.len(),
+        b.out.points.len(),
+        "{stem}: point counts differ"
+    );
+    for ((ia, pa), (ib, pb)) in a.out.points.iter().zip(&b.out.points) {
+        assert_eq!(ia, ib, "{stem}: section differs at t = {}", pa[0]);
+        assert_eq!(bits(pa), bits(pb), "{stem}: point differs at t = {}", pa[0]);
+    }
+    assert!(
+        a.out.points.len() >= min_points,
+        "{stem}: only {} Poincaré points",
+        a.out.points.len()
+    );
+    let events = a.out.rows.iter().filter(|r| r.last() == Some(&1.0)).count();
     assert!(
         events >= min_events,
         "{stem}: only {events} event rows, the test should cross events inside batches"
@@ -166,6 +235,39 @@ fn varying_load_batches_equal_the_general_path() {
     );
 }
 
+/// Poincaré tracking as in the window (model sections plus the stroboscopic section at the
+/// belt-turn period): batches stop before each crossing and strobe time, and every point is
+/// the general path's.
+#[test]
+fn poincare_points_are_the_general_paths() {
+    let p = preset("s1_bench_19_36rpm", &[("law.sign", "Tanh(1e-3)")]);
+    let strobe = p.system.forcing_period_s();
+    assert!(
+        strobe.is_some(),
+        "the S1 bench with its joint is periodically forced"
+    );
+    assert_same_with(
+        "s1_bench_19_36rpm",
+        &[
+            ("law.sign", "Tanh(1e-3)"),
+            ("run.rk4_dt", "1e-4"),
+            ("run.output_interval", "0.01"),
+        ],
+        20.0,
+        0,
+        strobe,
+        20,
+    );
+    assert_same_with(
+        "lugre_canudas_1995",
+        &[("run.output_interval", "0.01")],
+        20.0,
+        6,
+        Some(1.0),
+        20,
+    );
+}
+
 /// A step far beyond RK4's stability limit for the stiff bristles: both paths stop with the
 /// same typed error (same time, same state component, same value).
 #[test]
@@ -174,8 +276,8 @@ fn divergence_is_reported_identically() {
         "lugre_canudas_1995",
         &[("run.rk4_dt", "1e-2"), ("run.output_interval", "0.1")],
     );
-    let (_, _, err_a) = run(&p, true, 5.0, 1);
-    let (_, _, err_b) = run(&p, false, 5.0, 1);
+    let err_a = run(&p, true, 5.0, 1, None).error;
+    let err_b = run(&p, false, 5.0, 1, None).error;
     let err_a = err_a.expect("RK4 at 1e-2 s must diverge on σ₀ = 1e5 N/m");
     assert_eq!(Some(err_a.clone()), err_b);
     assert!(err_a.contains("t = "), "message names the time: {err_a}");

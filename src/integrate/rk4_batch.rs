@@ -8,10 +8,11 @@
 //!
 //! The loop performs exactly the arithmetic of [`Rk4`](super::rk4::Rk4) in the same order, so
 //! a run with batches is bit-for-bit the run without them. It stops *before* committing a step
-//! after which an event function changed sign from `≥ 0` to `< 0` or the state left the
-//! driver's finite range (`|y| ≤ 10¹⁵⁰`), and before the step that would reach the output time
-//! or the stop time; the driver then takes that step through its general path (event
-//! location, dense output, error messages).
+//! after which an event function changed sign from `≥ 0` to `< 0`, a tracked Poincaré section
+//! function from `< 0` to `≥ 0`, or the state left the driver's finite range (`|y| ≤ 10¹⁵⁰`),
+//! and before the step that would reach the output time, the next stroboscopic time or the stop
+//! time; the driver then takes that step through its general path (event location, section
+//! points, dense output, error messages).
 
 /// A right-hand side and event functions with a concrete type (statically dispatched).
 pub trait BatchRhs {
@@ -20,6 +21,9 @@ pub trait BatchRhs {
 
     /// Event functions, as [`Model::events`](super::Model::events).
     fn events(&self, t: f64, y: &[f64], g: &mut [f64]);
+
+    /// Poincaré section functions, as [`Model::sections`](super::Model::sections).
+    fn sections(&self, t: f64, y: &[f64], s: &mut [f64]);
 }
 
 /// One request of the driver: step from `(t, y)` with step `h` while `t + h < t_limit`.
@@ -31,10 +35,14 @@ pub struct Rk4Batch<'a> {
     pub y: &'a mut [f64],
     /// Step size [s].
     pub h: f64,
-    /// Steps end strictly before this time [s] (next output sample or stop time).
+    /// Steps end strictly before this time [s] (next output sample, stroboscopic time or stop
+    /// time).
     pub t_limit: f64,
     /// Event functions at `(t, y)`; kept current.
     pub g: &'a mut [f64],
+    /// Section functions at `(t, y)` when Poincaré sections are tracked (else empty); kept
+    /// current.
+    pub s: &'a mut [f64],
     /// Workspace.
     pub work: &'a mut Rk4BatchWork,
     /// Committed steps.
@@ -50,16 +58,19 @@ pub struct Rk4BatchWork {
     tmp: Vec<f64>,
     y_new: Vec<f64>,
     g_new: Vec<f64>,
+    s_new: Vec<f64>,
 }
 
 impl Rk4BatchWork {
-    /// Workspace for `n` states and `n_events` event functions.
-    pub fn new(n: usize, n_events: usize) -> Self {
+    /// Workspace for `n` states, `n_events` event functions and `n_sections` section
+    /// functions.
+    pub fn new(n: usize, n_events: usize, n_sections: usize) -> Self {
         Self {
             k: std::array::from_fn(|_| vec![0.0; n]),
             tmp: vec![0.0; n],
             y_new: vec![0.0; n],
             g_new: vec![0.0; n_events],
+            s_new: vec![0.0; n_sections],
         }
     }
 }
@@ -84,29 +95,30 @@ impl Rk4Batch<'_> {
     fn run_n<const N: usize, S: BatchRhs>(&mut self, sys: &S) -> (f64, u64, u64) {
         let (t, h, t_limit) = (self.t, self.h, self.t_limit);
         let w = &mut *self.work;
-        let g_new = &mut w.g_new[..self.g.len()];
+        let (ne, ns) = (self.g.len(), self.s.len());
+        let g = Crossings::new(&mut *self.g, &mut w.g_new[..ne]);
+        let s = Crossings::new(&mut *self.s, &mut w.s_new[..ns]);
         if N == 0 {
             let n = self.y.len();
             let [k1, k2, k3, k4] = &mut w.k;
             let k = [&mut k1[..n], &mut k2[..n], &mut k3[..n], &mut k4[..n]];
             let (tmp, y_new) = (&mut w.tmp[..n], &mut w.y_new[..n]);
-            Self::steps(sys, t, h, t_limit, self.y, k, tmp, y_new, self.g, g_new)
+            Self::steps(sys, t, h, t_limit, &mut *self.y, k, tmp, y_new, g, s)
         } else {
             // Stage vectors as local arrays of known length: with the right-hand side inlined
             // they live in registers instead of memory.
             let [mut k1, mut k2, mut k3, mut k4, mut tmp, mut y_new, mut y] = [[0.0; N]; 7];
             y.copy_from_slice(&self.y[..N]);
             let k = [&mut k1[..], &mut k2[..], &mut k3[..], &mut k4[..]];
-            let out = Self::steps(
-                sys, t, h, t_limit, &mut y, k, &mut tmp, &mut y_new, self.g, g_new,
-            );
+            let out = Self::steps(sys, t, h, t_limit, &mut y, k, &mut tmp, &mut y_new, g, s);
             self.y[..N].copy_from_slice(&y);
             out
         }
     }
 
     /// The loop: RK4 steps from `(t, y)` while `t + h < t_limit`, stopping before a step that
-    /// triggers an event or leaves the finite range. Returns `(t, steps, evaluations)`.
+    /// triggers an event, crosses a section or leaves the finite range. Returns
+    /// `(t, steps, evaluations)`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn steps<S: BatchRhs>(
@@ -118,13 +130,10 @@ impl Rk4Batch<'_> {
         [k1, k2, k3, k4]: [&mut [f64]; 4],
         tmp: &mut [f64],
         y_new: &mut [f64],
-        g: &mut [f64],
-        g_new: &mut [f64],
+        mut g: Crossings<'_>,
+        mut s: Crossings<'_>,
     ) -> (f64, u64, u64) {
         let n = y.len();
-        let ne = g.len();
-        // Event values at the step start and end; swapped, not copied, after each step.
-        let (mut g_start, mut g_end, mut swapped) = (g, g_new, false);
         let (hh, h6) = (0.5 * h, h / 6.0);
         let (mut steps, mut evals) = (0, 0);
         while t + h < t_limit {
@@ -149,22 +158,73 @@ impl Rk4Batch<'_> {
             if !y_new.iter().all(|v| v.abs() <= 1e150) {
                 break;
             }
-            if ne > 0 {
-                sys.events(t_new, y_new, g_end);
-                if (0..ne).any(|i| g_start[i] >= 0.0 && g_end[i] < 0.0) {
+            if g.active() {
+                sys.events(t_new, y_new, g.end);
+                if g.any(|start, end| start >= 0.0 && end < 0.0) {
                     break;
                 }
-                std::mem::swap(&mut g_start, &mut g_end);
-                swapped = !swapped;
             }
+            if s.active() {
+                sys.sections(t_new, y_new, s.end);
+                if s.any(|start, end| start < 0.0 && end >= 0.0) {
+                    break;
+                }
+            }
+            g.advance();
+            s.advance();
             y.copy_from_slice(y_new);
             t = t_new;
             steps += 1;
         }
-        if swapped {
-            // The current values are in the workspace: back into the caller's slice.
-            g_end.copy_from_slice(g_start);
-        }
+        g.finish();
+        s.finish();
         (t, steps, evals)
+    }
+}
+
+/// Guard values at the start and the end of a step; the two buffers swap roles after each
+/// committed step instead of being copied.
+struct Crossings<'a> {
+    start: &'a mut [f64],
+    end: &'a mut [f64],
+    swapped: bool,
+}
+
+impl<'a> Crossings<'a> {
+    /// `current` holds the values at the start (and gets the final ones back); `spare` is
+    /// workspace of the same length.
+    fn new(current: &'a mut [f64], spare: &'a mut [f64]) -> Self {
+        Self {
+            start: current,
+            end: spare,
+            swapped: false,
+        }
+    }
+
+    fn active(&self) -> bool {
+        !self.start.is_empty()
+    }
+
+    /// Whether `crossed(start, end)` holds for any function.
+    fn any(&self, crossed: impl Fn(f64, f64) -> bool) -> bool {
+        self.start
+            .iter()
+            .zip(self.end.iter())
+            .any(|(&a, &b)| crossed(a, b))
+    }
+
+    /// The step is committed: its end values become the next start values.
+    fn advance(&mut self) {
+        if self.active() {
+            std::mem::swap(&mut self.start, &mut self.end);
+            self.swapped = !self.swapped;
+        }
+    }
+
+    /// Leaves the current values in the caller's slice.
+    fn finish(self) {
+        if self.swapped {
+            self.end.copy_from_slice(self.start);
+        }
     }
 }

@@ -557,6 +557,11 @@ impl<L: FrictionLaw, const VARYING_LOAD: bool> BatchRhs for WithLaw<'_, L, VARYI
     fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
         self.block.events_with::<L, VARYING_LOAD>(self.law, t, y, g);
     }
+
+    #[inline]
+    fn sections(&self, t: f64, y: &[f64], s: &mut [f64]) {
+        Model::sections(self.block, t, y, s);
+    }
 }
 
 /// Runs an RK4 batch once the law's concrete type is known.

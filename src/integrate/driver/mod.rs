@@ -118,6 +118,7 @@ impl Simulation {
             _ => Box::new(Dopri5::new(n)),
         };
         let ne = model.n_events();
+        let model_sections = model.section_names().len();
         let h_max = model.max_step_s();
         let row_len = 2 + model.columns().len();
         let names = model.state_names();
@@ -148,7 +149,7 @@ impl Simulation {
                 pi: !matches!(method, Method::Rodas4 | Method::Rodas5),
             },
             stats: Stats::default(),
-            batch_work: (method == Method::Rk4).then(|| Rk4BatchWork::new(n, ne)),
+            batch_work: (method == Method::Rk4).then(|| Rk4BatchWork::new(n, ne, model_sections)),
             batch_evals: 0,
             started: false,
         };
