@@ -13,6 +13,16 @@ pub enum SimError {
         /// Its value (NaN or ±∞).
         value: f64,
     },
+    /// A state component of a discrete map became NaN, infinite or beyond 1e150.
+    #[error("map diverged at iteration {iteration}: state `{name}` became {value:e}")]
+    MapDiverged {
+        /// Iteration count `n` (the `t` column of a map's rows).
+        iteration: u64,
+        /// Name of the offending state component.
+        name: String,
+        /// Its value.
+        value: f64,
+    },
     /// The adaptive step size collapsed.
     #[error(
         "step size fell to {h_s:e} s at t = {t_s} s ({method}); the model is too stiff or \
@@ -50,9 +60,11 @@ pub enum SimError {
 }
 
 impl SimError {
-    /// Simulation time at which the error happened [s].
+    /// Simulation time at which the error happened [s] (for a map: the iteration count, which
+    /// is its time axis).
     pub fn time_s(&self) -> f64 {
         match self {
+            SimError::MapDiverged { iteration, .. } => *iteration as f64,
             SimError::NonFinite { t_s, .. }
             | SimError::StepTooSmall { t_s, .. }
             | SimError::Zeno { t_s, .. }

@@ -165,8 +165,8 @@ impl MapRun {
             .position(|v| !v.is_finite() || v.abs() > 1e150)
         {
             None => Ok(()),
-            Some(i) => Err(SimError::NonFinite {
-                t_s: self.n as f64,
+            Some(i) => Err(SimError::MapDiverged {
+                iteration: self.n,
                 name: self
                     .names
                     .get(i)
@@ -251,8 +251,14 @@ mod tests {
         let mut run = MapRun::new(Box::new(Doubling), vec![10.0]).unwrap();
         let e = run.advance(100.0, &mut crate::integrate::driver::NullSink);
         assert!(
-            matches!(e, Err(SimError::NonFinite { ref name, .. }) if name == "x"),
+            matches!(e, Err(SimError::MapDiverged { ref name, .. }) if name == "x"),
             "{e:?}"
+        );
+        // Iterations, not seconds: x ← x² from 10 gives 10^(2ⁿ), past 1e150 at n = 8.
+        let message = e.map_err(|e| e.to_string()).unwrap_err();
+        assert!(
+            message.starts_with("map diverged at iteration 8: state `x`"),
+            "{message}"
         );
     }
 }

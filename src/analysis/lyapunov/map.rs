@@ -99,8 +99,8 @@ impl MapSpectrum {
                 .iter()
                 .position(|v| !v.is_finite() || v.abs() > 1e150)
             {
-                return Err(SimError::NonFinite {
-                    t_s: it as f64,
+                return Err(SimError::MapDiverged {
+                    iteration: it,
                     name: self.map.state_names().get(i).cloned().unwrap_or_default(),
                     value: self.x[i],
                 }
