@@ -180,6 +180,17 @@ fn check_prints_every_problem_with_position() {
     std::fs::write(&good, "(law: LuGre(sigma0: 2e5))\n").unwrap();
     let out = tribolab(&["check", good.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // Built-in presets by name, as for `run`; an unknown name says so.
+    let out = tribolab(&["check", "henon_map", "lugre_canudas_1995"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("henon_map: ok"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = tribolab(&["check", "no_such_preset"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("no built-in preset of that name"));
 }
 
 /// `bench --only TEXT` keeps the cases whose workload or engine contains TEXT; the line

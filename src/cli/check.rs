@@ -1,7 +1,6 @@
 //! `tribolab check`: validate presets and print every problem.
 
-use super::CliError;
-use crate::preset::Preset;
+use super::{CliError, load_preset_arg};
 
 pub(super) fn check(args: &[String]) -> Result<(), CliError> {
     if args.is_empty() {
@@ -11,16 +10,17 @@ pub(super) fn check(args: &[String]) -> Result<(), CliError> {
     }
     let mut failed = 0;
     for arg in args {
-        match Preset::load(std::path::Path::new(arg)) {
+        // A file, else a built-in preset name (as for every other command).
+        match load_preset_arg(arg) {
             Ok(p) => println!(
                 "{arg}: ok ({}; {} with {})",
                 p.name,
                 p.system.variant(),
                 p.law.info().name
             ),
-            Err(e) => {
+            Err(CliError::Failed(message) | CliError::Usage(message)) => {
                 failed += 1;
-                eprintln!("{e}");
+                eprintln!("{message}");
             }
         }
     }
