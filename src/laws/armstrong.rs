@@ -157,6 +157,10 @@ impl Armstrong {
 }
 
 impl FrictionLaw for Armstrong {
+    fn has_after_step(&self) -> bool {
+        false
+    }
+
     fn n_states(&self) -> usize {
         2
     }

@@ -177,6 +177,10 @@ impl FrictionLaw for Dahl {
         LawSwitch::Continue
     }
 
+    fn has_after_step(&self) -> bool {
+        true
+    }
+
     fn after_step(&mut self, c: &Contact, s: &mut [f64]) -> bool {
         // Safety net for a guard that is already negative (e.g. F_C lowered on a running law):
         // the event could not fire from below zero.

@@ -301,6 +301,10 @@ impl FrictionLaw for Gms {
         LawSwitch::Continue
     }
 
+    fn has_after_step(&self) -> bool {
+        true
+    }
+
     fn after_step(&mut self, c: &Contact, s: &mut [f64]) -> bool {
         // Stuck elements overtaken by a falling threshold while unloaded are set back onto it;
         // also a safety net for a threshold lowered on a running law (an event cannot fire from

@@ -156,6 +156,10 @@ impl<C: IrreversibleCurve> IrreversibleLaw<C> {
 }
 
 impl<C: IrreversibleCurve> FrictionLaw for IrreversibleLaw<C> {
+    fn has_after_step(&self) -> bool {
+        false
+    }
+
     fn n_states(&self) -> usize {
         1
     }

@@ -72,10 +72,9 @@ pub trait FrictionLaw {
     }
 
     /// Whether [`after_step`](FrictionLaw::after_step) does anything (lets systems skip
-    /// computing the contact after every step).
-    fn has_after_step(&self) -> bool {
-        false
-    }
+    /// computing the contact after every step, and take fixed steps in batches). No default:
+    /// a law with a hook that forgot to say so would silently never run it.
+    fn has_after_step(&self) -> bool;
 
     /// Whether the contact is stuck, when the law knows it exactly (set-valued or hybrid laws);
     /// `None` lets the system decide from a velocity threshold.

@@ -86,6 +86,10 @@ impl LuGre {
 }
 
 impl FrictionLaw for LuGre {
+    fn has_after_step(&self) -> bool {
+        false
+    }
+
     fn n_states(&self) -> usize {
         1
     }

@@ -304,6 +304,10 @@ impl FrictionLaw for MaxwellSlip {
         LawSwitch::Continue
     }
 
+    fn has_after_step(&self) -> bool {
+        true
+    }
+
     fn after_step(&mut self, c: &Contact, s: &mut [f64]) -> bool {
         // Safety net: an elastic element found beyond its limit (limits lowered on a running
         // law) could not trigger its event from below zero.

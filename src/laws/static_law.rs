@@ -51,6 +51,10 @@ impl<C: MuCurve> StaticLaw<C> {
 }
 
 impl<C: MuCurve> FrictionLaw for StaticLaw<C> {
+    fn has_after_step(&self) -> bool {
+        false
+    }
+
     fn initialize(&mut self, c: &Contact, _s: &mut [f64]) -> LawSwitch {
         if self.params.sign_model() != SignModel::SetValued {
             return LawSwitch::Continue;
