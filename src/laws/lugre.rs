@@ -45,19 +45,25 @@ pub struct LuGre {
     pub params: LuGreParams,
     /// `1/v_S`, cached for the hot path.
     inv_v_s: f64,
-    /// `min(F_C, F_S)` [N], the lowest Stribeck level at nominal load.
-    min_level_n: f64,
+    /// A floor of the Stribeck level at nominal load [N]: `F_C` when `F_S ≥ F_C` (then
+    /// `F_C + (F_S − F_C)·e ≥ F_C` holds in floating point too), else 0 (no usable floor:
+    /// with `F_S ≪ F_C` the rounded level can reach 0).
+    level_floor_n: f64,
 }
 
 impl LuGre {
     /// Law with the given parameters.
     pub fn new(params: LuGreParams) -> Self {
         let inv_v_s = 1.0 / params.v_s_mps;
-        let min_level_n = params.f_c_n.min(params.f_s_n);
+        let level_floor_n = if params.f_s_n >= params.f_c_n {
+            params.f_c_n
+        } else {
+            0.0
+        };
         Self {
             params,
             inv_v_s,
-            min_level_n,
+            level_floor_n,
         }
     }
 
@@ -109,9 +115,9 @@ impl FrictionLaw for LuGre {
         let v = c.v_rel_mps;
         let z = s[0];
         let g = c.load_ratio * self.g(v);
-        // g ≥ (N/N₀)·min(F_C, F_S): when that floor is positive the guard against g = 0 is a
-        // no-op, and deciding it from the floor keeps it off the integrator's critical path.
-        let g = if c.load_ratio * self.min_level_n > 1e-300 {
+        // g ≥ (N/N₀)·floor: when that is positive the guard against g = 0 is a no-op, and
+        // deciding it from the floor keeps it off the integrator's critical path.
+        let g = if c.load_ratio * self.level_floor_n > 1e-300 {
             g
         } else {
             g.max(f64::MIN_POSITIVE)
@@ -180,5 +186,28 @@ mod tests {
             assert!((f - expected).abs() < 1e-12, "v = {v}: {f} vs {expected}");
             assert!((law.steady_force(v, 1.0) - expected).abs() < 1e-12);
         }
+    }
+
+    /// With F_S ≪ F_C the rounded level F_C + (F_S − F_C)·e is exactly 0 at v = 0; the guard
+    /// keeps ż finite there (0/0 otherwise), and it also holds for a zero load bump.
+    #[test]
+    fn zero_level_stays_finite() {
+        let params = LuGreParams {
+            f_c_n: 1.0,
+            f_s_n: 1e-20,
+            ..LuGreParams::default()
+        };
+        let law = LuGre::new(params);
+        assert_eq!(law.g(0.0), 0.0, "the case this test is about");
+        let mut ds = [0.0];
+        let f = law.eval(&Contact::kinematic(0.0, 0.0, 1.0), &[0.0], &mut ds);
+        assert_eq!((f, ds[0]), (0.0, 0.0));
+        let unloaded = Contact {
+            load_ratio: 0.0,
+            ..Contact::kinematic(0.0, 1e-3, 0.0)
+        };
+        let default = LuGre::new(LuGreParams::default());
+        let f = default.eval(&unloaded, &[1e-6], &mut ds);
+        assert!(f.is_finite() && ds[0].is_finite(), "F = {f}, ż = {}", ds[0]);
     }
 }
