@@ -3,9 +3,11 @@
 //! is repeated with the model wrapped so it declines batches, and the two are compared.
 
 use tribolab::integrate::driver::{DriverSettings, SectionId};
+use tribolab::integrate::rk4_batch::{BatchRhs, Rk4Batch};
 use tribolab::integrate::{Column, Method, Model, SampleSink, SimError, Simulation};
 use tribolab::laws::NormalLoadNoise;
 use tribolab::preset::{Preset, builtin};
+use tribolab::systems::belt_block::BeltBlock;
 
 /// The model with every method delegated except `rk4_batch` (default: decline).
 struct Unbatched(Box<dyn Model + Send>);
@@ -65,6 +67,9 @@ impl Model for Unbatched {
     fn section_names(&self) -> Vec<String> {
         self.0.section_names()
     }
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        self.0.as_any_mut()
+    }
     fn sections(&self, t: f64, y: &[f64], s: &mut [f64]) {
         self.0.sections(t, y, s);
     }
@@ -120,32 +125,80 @@ fn simulation(p: &Preset, batched: bool) -> Simulation {
 struct Outcome {
     out: Collected,
     steps: u64,
+    batched_steps: u64,
     error: Option<String>,
 }
 
 /// Runs to `t_end` in `chunks` calls of `advance` (as the window's worker does), with the
 /// model's Poincaré sections and the stroboscopic section at `strobe_s` when asked.
 fn run(p: &Preset, batched: bool, t_end: f64, chunks: usize, strobe_s: Option<f64>) -> Outcome {
+    run_with(p, batched, t_end, chunks, strobe_s, |_| {})
+}
+
+/// As [`run`], calling `change` on the simulation after the first chunk (a live edit).
+fn run_with(
+    p: &Preset,
+    batched: bool,
+    t_end: f64,
+    chunks: usize,
+    strobe_s: Option<f64>,
+    change: impl Fn(&mut Simulation),
+) -> Outcome {
     let mut sim = simulation(p, batched);
     if strobe_s.is_some() {
         sim.track_sections(strobe_s);
     }
     let mut out = Collected::default();
+    let mut error = None;
     for i in 1..=chunks {
         if let Err(e) = sim.advance(t_end * i as f64 / chunks as f64, &mut out) {
-            let steps = sim.stats().steps;
-            return Outcome {
-                out,
-                steps,
-                error: Some(e.to_string()),
-            };
+            error = Some(e.to_string());
+            break;
+        }
+        if i == 1 {
+            change(&mut sim);
         }
     }
-    let steps = sim.stats().steps;
+    let stats = sim.stats();
     Outcome {
         out,
-        steps,
-        error: None,
+        steps: stats.steps,
+        batched_steps: stats.batched_steps,
+        error,
+    }
+}
+
+/// Both runs produced the same rows, points, step counts and error; the batched one took
+/// most of its steps in batches, the other none.
+fn assert_outcomes_equal(name: &str, a: &Outcome, b: &Outcome) {
+    assert_eq!(a.error, b.error, "{name}: errors differ");
+    assert_eq!(a.steps, b.steps, "{name}: step counts differ");
+    assert_eq!(
+        b.batched_steps, 0,
+        "{name}: the wrapped model must not batch"
+    );
+    assert!(
+        a.batched_steps as f64 >= 0.9 * a.steps as f64,
+        "{name}: only {} of {} steps in batches",
+        a.batched_steps,
+        a.steps
+    );
+    assert_eq!(
+        a.out.rows.len(),
+        b.out.rows.len(),
+        "{name}: row counts differ"
+    );
+    for (ra, rb) in a.out.rows.iter().zip(&b.out.rows) {
+        assert_eq!(bits(ra), bits(rb), "{name}: rows differ at t = {}", ra[0]);
+    }
+    assert_eq!(
+        a.out.points.len(),
+        b.out.points.len(),
+        "{name}: point counts differ"
+    );
+    for ((ia, pa), (ib, pb)) in a.out.points.iter().zip(&b.out.points) {
+        assert_eq!(ia, ib, "{name}: section differs at t = {}", pa[0]);
+        assert_eq!(bits(pa), bits(pb), "{name}: point differs at t = {}", pa[0]);
     }
 }
 
@@ -165,25 +218,7 @@ fn assert_same_with(
     let a = run(&p, true, t_end, 7, strobe_s);
     let b = run(&p, false, t_end, 7, strobe_s);
     assert_eq!(a.error, None, "{stem}: batched run failed");
-    assert_eq!(b.error, None, "{stem}: general run failed");
-    assert_eq!(a.steps, b.steps, "{stem}: step counts differ");
-    assert_eq!(
-        a.out.rows.len(),
-        b.out.rows.len(),
-        "{stem}: row counts differ"
-    );
-    for (ra, rb) in a.out.rows.iter().zip(&b.out.rows) {
-        assert_eq!(bits(ra), bits(rb), "{stem}: rows differ at t = {}", ra[0]);
-    }
-    assert_eq!(
-        a.out.points.len(),
-        b.out.points.len(),
-        "{stem}: point counts differ"
-    );
-    for ((ia, pa), (ib, pb)) in a.out.points.iter().zip(&b.out.points) {
-        assert_eq!(ia, ib, "{stem}: section differs at t = {}", pa[0]);
-        assert_eq!(bits(pa), bits(pb), "{stem}: point differs at t = {}", pa[0]);
-    }
+    assert_outcomes_equal(stem, &a, &b);
     assert!(
         a.out.points.len() >= min_points,
         "{stem}: only {} Poincaré points",
@@ -268,17 +303,161 @@ fn poincare_points_are_the_general_paths() {
     );
 }
 
+/// Armstrong's seven-parameter law (two states: dimension 7) with its dwell-time events, and
+/// the S1 bench with its set-valued law and belt joint (time-varying load with stick/slip
+/// events inside batches).
+#[test]
+fn dimension_seven_and_varying_load_with_events() {
+    assert_same(
+        "seven_parameter_dwell",
+        &[("run.rk4_dt", "1e-5"), ("run.output_interval", "0.01")],
+        5.0,
+        0,
+    );
+    assert_same(
+        "s1_bench_19_36rpm",
+        &[("run.rk4_dt", "1e-4"), ("run.output_interval", "0.01")],
+        20.0,
+        4,
+    );
+}
+
+/// A live edit in the middle of the run (stiffer spring, as a slider does: new parameters,
+/// then `reinitialize`): both paths continue identically from it.
+#[test]
+fn live_parameter_change_keeps_the_paths_equal() {
+    let p = preset("lugre_canudas_1995", &[("run.output_interval", "0.002")]);
+    let stiffer = |sim: &mut Simulation| {
+        let block = sim
+            .model_mut()
+            .as_any_mut()
+            .and_then(|m| m.downcast_mut::<BeltBlock>())
+            .expect("a belt–block");
+        let mut params = block.params().clone();
+        params.stiffness_n_per_m = 5.0;
+        block.set_params(params);
+        sim.reinitialize().expect("restarts");
+    };
+    let a = run_with(&p, true, 20.0, 5, None, stiffer);
+    let b = run_with(&p, false, 20.0, 5, None, stiffer);
+    assert_eq!(a.error, None);
+    assert_outcomes_equal("live change", &a, &b);
+    // The change took effect: the spring force k·x is now 5·x.
+    let last = a.out.rows.last().expect("rows");
+    let (x, spring) = (last[1], last[5]);
+    assert!(
+        (spring + 5.0 * x).abs() < 1e-12,
+        "spring {spring} at x = {x}"
+    );
+}
+
 /// A step far beyond RK4's stability limit for the stiff bristles: both paths stop with the
-/// same typed error (same time, same state component, same value).
+/// same typed error (same time, same state component, same value) after the same rows, and
+/// the blow-up is met inside a batch.
 #[test]
 fn divergence_is_reported_identically() {
     let p = preset(
         "lugre_canudas_1995",
-        &[("run.rk4_dt", "1e-2"), ("run.output_interval", "0.1")],
+        &[("run.rk4_dt", "2e-3"), ("run.output_interval", "1")],
     );
-    let err_a = run(&p, true, 5.0, 1, None).error;
-    let err_b = run(&p, false, 5.0, 1, None).error;
-    let err_a = err_a.expect("RK4 at 1e-2 s must diverge on σ₀ = 1e5 N/m");
-    assert_eq!(Some(err_a.clone()), err_b);
-    assert!(err_a.contains("t = "), "message names the time: {err_a}");
+    let a = run(&p, true, 20.0, 1, None);
+    let b = run(&p, false, 20.0, 1, None);
+    let err = a
+        .error
+        .clone()
+        .expect("RK4 at 2e-3 s must diverge on σ₀ = 1e5 N/m");
+    assert!(
+        err.contains("diverged at t = "),
+        "message names the time: {err}"
+    );
+    assert_outcomes_equal("divergence", &a, &b);
+}
+
+/// A model outside the compiled dimensions (nine uncoupled oscillators, the generic loop)
+/// that implements batches itself through the public API, with one event function.
+#[test]
+fn generic_dimension_batches_equal_the_general_path() {
+    let run = |batched: bool| {
+        let model = Oscillators { batched };
+        let y0 = (0..9).map(|i| 1.0 + i as f64).collect();
+        let settings = DriverSettings {
+            method: Method::Rk4,
+            rtol: 1e-8,
+            rk4_dt_s: 1e-3,
+            output_interval_s: 0.05,
+        };
+        let mut sim = Simulation::new(Box::new(model), y0, 0.0, settings).expect("starts");
+        let mut out = Collected::default();
+        sim.advance(10.0, &mut out).expect("runs");
+        Outcome {
+            out,
+            steps: sim.stats().steps,
+            batched_steps: sim.stats().batched_steps,
+            error: None,
+        }
+    };
+    let (a, b) = (run(true), run(false));
+    assert_outcomes_equal("nine oscillators", &a, &b);
+    let events = a.out.rows.iter().filter(|r| r.last() == Some(&1.0)).count();
+    assert!(events >= 4, "{events} event rows");
+}
+
+/// `ẍ_i = −ω_i² x_i` (ω_i = 3, 4, 5 rad/s) for three oscillators in (x, v) pairs plus three
+/// pure integrals; one event (x₀ falling through 0) that changes nothing.
+struct Oscillators {
+    batched: bool,
+}
+
+impl BatchRhs for Oscillators {
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        for i in 0..3 {
+            let w = 3.0 + i as f64;
+            dy[2 * i] = y[2 * i + 1];
+            dy[2 * i + 1] = -w * w * y[2 * i];
+            dy[6 + i] = y[2 * i] * y[2 * i];
+        }
+    }
+    fn events(&self, _t: f64, y: &[f64], g: &mut [f64]) {
+        g[0] = y[0];
+    }
+    fn sections(&self, _t: f64, _y: &[f64], _s: &mut [f64]) {}
+}
+
+impl Model for Oscillators {
+    fn dim(&self) -> usize {
+        9
+    }
+    fn n_quadratures(&self) -> usize {
+        3
+    }
+    fn state_names(&self) -> Vec<String> {
+        (0..9).map(|i| format!("y{i}")).collect()
+    }
+    fn state_scales(&self, scales: &mut [f64]) {
+        scales.fill(1.0);
+    }
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        BatchRhs::rhs(self, t, y, dy);
+    }
+    fn n_events(&self) -> usize {
+        1
+    }
+    fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
+        BatchRhs::events(self, t, y, g);
+    }
+    fn columns(&self) -> Vec<Column> {
+        (0..9).map(|i| Column::new(format!("y{i}"), "")).collect()
+    }
+    fn observe(&self, _t: f64, y: &[f64], row: &mut [f64]) {
+        row.copy_from_slice(y);
+    }
+    fn rk4_batch(&self, batch: &mut Rk4Batch<'_>) -> bool {
+        if self.batched {
+            batch.run(self);
+        }
+        self.batched
+    }
+    fn prefers_implicit(&self) -> bool {
+        false
+    }
 }

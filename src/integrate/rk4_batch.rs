@@ -76,14 +76,13 @@ impl Rk4BatchWork {
 }
 
 impl Rk4Batch<'_> {
-    /// Takes the steps with `sys` as right-hand side. Dimensions 5–8 (the belt–block with up
-    /// to three law states) get their own compiled loop with the stage vectors in registers.
+    /// Takes the steps with `sys` as right-hand side. Dimensions 5–7 (the belt–block with up
+    /// to two law states) get their own compiled loop with the stage vectors in registers.
     pub fn run<S: BatchRhs>(&mut self, sys: &S) {
         let (t, steps, evals) = match self.y.len() {
             5 => self.run_n::<5, S>(sys),
             6 => self.run_n::<6, S>(sys),
             7 => self.run_n::<7, S>(sys),
-            8 => self.run_n::<8, S>(sys),
             _ => self.run_n::<0, S>(sys),
         };
         self.t = t;

@@ -47,6 +47,7 @@ impl Simulation {
         if steps > 0 {
             self.t = t;
             self.stats.steps += steps;
+            self.stats.batched_steps += steps;
             // The stepper's cached first stage and dense output belong to the old state.
             self.stepper.reset();
             self.last_step = None;

@@ -37,8 +37,11 @@ pub struct Stats {
     pub rejected: u64,
     /// Events handled (mode switches).
     pub events: u64,
-    /// Right-hand-side evaluations.
+    /// Right-hand-side evaluations actually made (with RK4 batches this includes one restart
+    /// per batch and the steps a batch computed but left to the general path).
     pub rhs_evals: u64,
+    /// Accepted steps taken inside RK4 batches (included in `steps`).
+    pub batched_steps: u64,
 }
 
 /// Settings of the driver.
