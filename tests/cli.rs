@@ -213,4 +213,11 @@ fn bench_only_runs_the_named_case() {
         .and_then(|s| s.parse().ok())
         .expect("period field");
     assert!(period > 0.0 && period.is_finite(), "period {period}");
+    // A missing value or an unknown argument is a usage error, not "run everything".
+    let out = tribolab(&["bench", "--only"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--only needs a value"));
+    let out = tribolab(&["bench", "--qiuck"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unexpected argument `--qiuck`"));
 }

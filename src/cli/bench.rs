@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::time::Instant;
 
+use super::opts::{flag_value, split_flag};
 use super::{CliError, stdout_result};
 use crate::integrate::Method;
 use crate::integrate::driver::NullSink;
@@ -18,12 +19,21 @@ const T_END: f64 = 100.0;
 const REPEATS: usize = 5;
 
 pub(super) fn bench(args: &[String]) -> Result<(), CliError> {
-    let quick = args.iter().any(|a| a == "--quick");
+    let mut quick = false;
     // `--only TEXT`: the cases whose workload or engine contains TEXT (e.g. `RK4`, `W1`).
-    let only = args
-        .iter()
-        .position(|a| a == "--only")
-        .map(|i| args.get(i + 1).cloned().unwrap_or_default());
+    let mut only: Option<String> = None;
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        match split_flag(a) {
+            ("--quick", None) => quick = true,
+            ("--only", inline) => only = Some(flag_value("--only", &inline, &mut rest)?),
+            _ => {
+                return Err(CliError::Usage(format!(
+                    "bench: unexpected argument `{a}` (expected --quick, --only TEXT)"
+                )));
+            }
+        }
+    }
     let cases: &[(&str, &str, Method, &str)] = &[
         (
             "W1-LuGre",
