@@ -1,5 +1,15 @@
 //! Typed integration errors; each carries the simulation time where it happened.
 
+/// Magnitude beyond which a state component counts as diverged.
+pub const DIVERGED_ABOVE: f64 = 1e150;
+
+/// Whether a state value is usable: not NaN and `|v| ≤ 10¹⁵⁰` (so ±∞ fails too). Every
+/// integrator and map checks states with this one test.
+#[inline]
+pub fn is_bounded(v: f64) -> bool {
+    v.abs() <= DIVERGED_ABOVE
+}
+
 /// Why a simulation could not go on.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SimError {

@@ -7,7 +7,7 @@
 //! save maps like flows. Every iterate is also a Poincaré point (a map is its own section).
 
 use super::driver::{SampleSink, SectionId, Stats};
-use super::{Column, SimError};
+use super::{Column, SimError, is_bounded};
 
 /// A discrete dynamical system `x_{n+1} = F(x_n)`.
 ///
@@ -159,11 +159,7 @@ impl MapRun {
     }
 
     fn check_finite(&self) -> Result<(), SimError> {
-        match self
-            .x
-            .iter()
-            .position(|v| !v.is_finite() || v.abs() > 1e150)
-        {
+        match self.x.iter().position(|&v| !is_bounded(v)) {
             None => Ok(()),
             Some(i) => Err(SimError::MapDiverged {
                 iteration: self.n,

@@ -21,7 +21,7 @@ pub mod stepper;
 pub mod tolerance;
 
 pub use driver::{SampleSink, Simulation, Stats};
-pub use error::SimError;
+pub use error::{SimError, is_bounded};
 pub use map::{MapModel, MapRun};
 pub use method::Method;
 pub use model::{Column, Model};

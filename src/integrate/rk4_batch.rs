@@ -9,10 +9,12 @@
 //! The loop performs exactly the arithmetic of [`Rk4`](super::rk4::Rk4) in the same order, so
 //! a run with batches is bit-for-bit the run without them. It stops *before* committing a step
 //! after which an event function changed sign from `≥ 0` to `< 0`, a tracked Poincaré section
-//! function from `< 0` to `≥ 0`, or the state left the driver's finite range (`|y| ≤ 10¹⁵⁰`),
+//! function from `< 0` to `≥ 0`, or the state left the driver's finite range ([`is_bounded`]),
 //! and before the step that would reach the output time, the next stroboscopic time or the stop
 //! time; the driver then takes that step through its general path (event location, section
 //! points, dense output, error messages).
+
+use super::is_bounded;
 
 /// A right-hand side and event functions with a concrete type (statically dispatched).
 pub trait BatchRhs {
@@ -154,7 +156,7 @@ impl Rk4Batch<'_> {
             }
             evals += 4;
             let t_new = t + h;
-            if !y_new.iter().all(|v| v.abs() <= 1e150) {
+            if !y_new.iter().all(|&v| is_bounded(v)) {
                 break;
             }
             if g.active() {

@@ -8,7 +8,7 @@ use super::flow::MAX_POINTS;
 use super::log::ExponentLog;
 use super::qr::{generic_frame, log_abs_det, orthonormalize};
 use super::{Estimate, LyapunovError, LyapunovOptions, Spectrum, SystemKind};
-use crate::integrate::{MapModel, SimError, Stats};
+use crate::integrate::{MapModel, SimError, Stats, is_bounded};
 
 /// A running spectrum computation of a map; read [`estimate`](Self::estimate) at any time.
 pub struct MapSpectrum {
@@ -94,11 +94,7 @@ impl MapSpectrum {
             self.map.step(&self.x, &mut self.next);
             std::mem::swap(&mut self.x, &mut self.next);
             self.n = it;
-            if let Some(i) = self
-                .x
-                .iter()
-                .position(|v| !v.is_finite() || v.abs() > 1e150)
-            {
+            if let Some(i) = self.x.iter().position(|&v| !is_bounded(v)) {
                 return Err(SimError::MapDiverged {
                     iteration: it,
                     name: self.map.state_names().get(i).cloned().unwrap_or_default(),

@@ -11,6 +11,7 @@ use super::{JobMsg, Reply};
 use crate::analysis::sweep::{
     Branch, SweepError, SweepPoint, SweepResult, SweepSpec, SweepStart, Transient, ValueRun,
 };
+use crate::integrate::is_bounded;
 use crate::integrate::map::MAP_SECTION;
 use crate::params::fmt_num;
 use crate::preset::Preset;
@@ -109,7 +110,7 @@ fn run_branch(
             }
             map.step(&x, &mut next);
             std::mem::swap(&mut x, &mut next);
-            if x.iter().any(|v| !v.is_finite() || v.abs() > 1e150) {
+            if x.iter().any(|&v| !is_bounded(v)) {
                 escaped = true;
                 break;
             }

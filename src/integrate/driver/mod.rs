@@ -21,7 +21,7 @@ use super::dopri5::Dopri5;
 use super::rk4_batch::Rk4BatchWork;
 use super::rosenbrock_tableaus::{RODAS4, RODAS5};
 use super::stepper::Stepper;
-use super::{Method, Model, SimError, Tolerance};
+use super::{Method, Model, SimError, Tolerance, is_bounded};
 use sections::SectionTracker;
 use step_control::StepControl;
 use steppers::{rk4_for, rosenbrock_for};
@@ -341,13 +341,13 @@ impl Simulation {
 
     fn check_finite(&self, t: f64, y: &[f64]) -> Result<(), SimError> {
         // One branch-free pass on the hot path (NaN fails the comparison); details only on error.
-        if y.iter().all(|v| v.abs() <= 1e150) {
+        if y.iter().all(|&v| is_bounded(v)) {
             return Ok(());
         }
         let (i, v) = y
             .iter()
             .enumerate()
-            .find(|(_, v)| v.is_nan() || v.abs() > 1e150)
+            .find(|(_, v)| !is_bounded(**v))
             .map_or((0, f64::NAN), |(i, v)| (i, *v));
         Err(SimError::NonFinite {
             t_s: t,
