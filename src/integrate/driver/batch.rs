@@ -11,23 +11,18 @@ impl Simulation {
     /// Takes the steps that end before the next output sample, the next stroboscopic time and
     /// `t_stop` in one batch, when the method is RK4 and the model offers batches.
     pub(super) fn run_batch(&mut self, t_stop: f64) {
+        let t_limit = self.batch_limit(t_stop);
         let Some(work) = self.batch_work.as_mut() else {
             return;
-        };
-        let mut t_limit = (self.t0 + self.next_output as f64 * self.output_interval_s).min(t_stop);
-        let mut no_sections: [f64; 0] = [];
-        let s: &mut [f64] = match self.sections.as_mut() {
-            Some(tr) => {
-                if let Some(period) = tr.strobe_period_s {
-                    t_limit = t_limit.min(tr.next_strobe as f64 * period);
-                }
-                &mut tr.prev
-            }
-            None => &mut no_sections,
         };
         if self.t + self.h >= t_limit {
             return;
         }
+        let mut no_sections: [f64; 0] = [];
+        let s: &mut [f64] = match self.sections.as_mut() {
+            Some(tr) => &mut tr.prev,
+            None => &mut no_sections,
+        };
         let mut batch = Rk4Batch {
             t: self.t,
             y: &mut self.y,
@@ -53,5 +48,14 @@ impl Simulation {
             self.last_step = None;
             self.dense_ready = false;
         }
+    }
+
+    /// Batch steps end before this time: the next output sample, the next stroboscopic time
+    /// or `t_stop`, whichever comes first.
+    fn batch_limit(&self, t_stop: f64) -> f64 {
+        let strobe = self.sections.as_ref().and_then(|tr| tr.next_strobe_time());
+        self.next_output_time()
+            .min(t_stop)
+            .min(strobe.unwrap_or(f64::INFINITY))
     }
 }

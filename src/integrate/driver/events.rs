@@ -62,6 +62,13 @@ impl Simulation {
         best
     }
 
+    /// A real step of size `h` from the current state `(t, y)` into `y_out`: the landing on
+    /// an event time.
+    fn land(&mut self, t: f64, h: f64, y_out: &mut [f64]) {
+        self.stepper
+            .step(self.model.as_ref(), t, &self.y, h, y_out, &self.tol);
+    }
+
     pub(super) fn handle_event(
         &mut self,
         index: usize,
@@ -84,14 +91,7 @@ impl Simulation {
             // guard's residual (guards may have kinks where the dense slope misleads).
             let mut best = (h_event, f64::INFINITY);
             for iteration in 0..3 {
-                self.stepper.step(
-                    self.model.as_ref(),
-                    t,
-                    &self.y,
-                    h_event,
-                    &mut y_ev,
-                    &self.tol,
-                );
+                self.land(t, h_event, &mut y_ev);
                 self.model.events(t + h_event, &y_ev, &mut g);
                 let residual = g[index].abs();
                 // A correction counts only if it shrinks the residual and keeps the guard on the
@@ -117,14 +117,7 @@ impl Simulation {
             }
             if h_event != best.0 {
                 h_event = best.0;
-                self.stepper.step(
-                    self.model.as_ref(),
-                    t,
-                    &self.y,
-                    h_event,
-                    &mut y_ev,
-                    &self.tol,
-                );
+                self.land(t, h_event, &mut y_ev);
             }
             self.stepper.prepare_dense(&self.y, &y_ev);
             self.dense_ready = true;

@@ -15,6 +15,14 @@ pub(super) struct SectionTracker {
     pub(super) next_strobe: u64,
 }
 
+impl SectionTracker {
+    /// Time of the next stroboscopic point, if that section is on.
+    pub(super) fn next_strobe_time(&self) -> Option<f64> {
+        self.strobe_period_s
+            .map(|period| self.next_strobe as f64 * period)
+    }
+}
+
 impl Simulation {
     /// Turns Poincaré tracking on: the model's sections and, with `strobe_period_s`, the
     /// stroboscopic section `t = k·T`. Points go to [`SampleSink::push_section`].
@@ -65,18 +73,15 @@ impl Simulation {
             }
         }
         std::mem::swap(&mut tr.prev, &mut tr.new);
-        if let Some(period) = tr.strobe_period_s {
-            loop {
-                let tk = tr.next_strobe as f64 * period;
-                if tk > t_new {
-                    break;
-                }
-                let mut buf = std::mem::take(&mut self.buf);
-                self.stepper.dense(((tk - t) / h).clamp(0.0, 1.0), &mut buf);
-                self.emit_section(SectionId::Stroboscopic, tk, &buf, sink);
-                self.buf = buf;
-                tr.next_strobe += 1;
+        while let Some(tk) = tr.next_strobe_time() {
+            if tk > t_new {
+                break;
             }
+            let mut buf = std::mem::take(&mut self.buf);
+            self.stepper.dense(((tk - t) / h).clamp(0.0, 1.0), &mut buf);
+            self.emit_section(SectionId::Stroboscopic, tk, &buf, sink);
+            self.buf = buf;
+            tr.next_strobe += 1;
         }
         self.sections = Some(tr);
     }
