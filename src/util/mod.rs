@@ -1,5 +1,6 @@
 //! Small self-contained helpers with no physics in them.
 
 pub mod atomic_write;
+pub mod eng;
 pub mod json;
 pub mod rng;
