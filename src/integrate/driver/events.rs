@@ -12,6 +12,9 @@ pub(super) const EVENT_TIME_TOL_S: f64 = 1e-12;
 /// Zeno guard: this many switches inside [`ZENO_WINDOW_S`] stop the run.
 const ZENO_COUNT: usize = 1000;
 const ZENO_WINDOW_S: f64 = 1e-9;
+/// Switches at one instant after a located event, per event function, before the rest is left
+/// to the following steps (a cycle of modes that keep violating each other's guards).
+const MAX_SIMULTANEOUS_PER_GUARD: usize = 2;
 
 impl Simulation {
     /// Earliest triggered event of the last step as `(index, θ)`.
@@ -135,6 +138,13 @@ impl Simulation {
             self.stepper.accept();
         }
         let t_event = self.t.max(t + h_event);
+        // Guards that crossed in this step as well (≥ 0 at its start, < 0 at the event): other
+        // contacts switching at the same instant.
+        let mut at_event = vec![0.0; self.g_prev.len()];
+        self.model.events(t_event, &self.y, &mut at_event);
+        let also_crossed: Vec<usize> = (0..at_event.len())
+            .filter(|&j| j != index && self.g_prev[j] >= 0.0 && at_event[j] < 0.0)
+            .collect();
         let y = self.y.clone();
         self.emit(t_event, &y, 1.0, sink);
         self.model.apply_event(index, t_event, &mut self.y)?;
@@ -152,7 +162,36 @@ impl Simulation {
             self.h = self.h.min(self.initial_step());
         }
         self.model.events(self.t, &self.y, &mut self.g_prev);
-        self.guard_zeno(t_event)
+        self.guard_zeno(t_event)?;
+        self.simultaneous_events(t_event, &also_crossed, sink)
+    }
+
+    /// Fires the other guards that crossed in the same step and are still below zero after the
+    /// located switch: two contacts reaching stick (or break-away) at the same instant cross
+    /// within the event tolerance, and the one not located first would otherwise sit below
+    /// zero for good (a guard fires only on `≥ 0 → < 0`). Each switch gets its before/after
+    /// rows like a located one.
+    fn simultaneous_events(
+        &mut self,
+        t_event: f64,
+        crossed: &[usize],
+        sink: &mut dyn SampleSink,
+    ) -> Result<(), SimError> {
+        for _ in 0..MAX_SIMULTANEOUS_PER_GUARD * crossed.len() {
+            let Some(&j) = crossed.iter().find(|&&j| self.g_prev[j] < 0.0) else {
+                return Ok(());
+            };
+            let y = self.y.clone();
+            self.emit(t_event, &y, 1.0, sink);
+            self.model.apply_event(j, t_event, &mut self.y)?;
+            let y = self.y.clone();
+            self.emit(t_event, &y, 1.0, sink);
+            self.stats.events += 1;
+            self.stepper.reset();
+            self.model.events(self.t, &self.y, &mut self.g_prev);
+            self.guard_zeno(t_event)?;
+        }
+        Ok(())
     }
 
     /// `dg_i/dh` at `ts + h` from the dense output of the step `[ts, ts + hs]` (still prepared
