@@ -37,6 +37,9 @@ pub struct ParamMeta {
     pub scale: Scale,
     /// Whether the value must be a whole number (element counts).
     pub integer: bool,
+    /// Whether changing it restarts the run (initial conditions, element counts) instead of
+    /// applying to the running simulation.
+    pub restart: bool,
     /// One-line help (from the field's doc comment).
     pub help: &'static str,
 }
@@ -159,6 +162,8 @@ pub fn parse_number(key: &str, text: &str) -> Result<f64, ParamError> {
 ///     pub struct LuGreParams {
 ///         /// Bristle stiffness.
 ///         sigma0_n_per_m: "sigma0" = 1e5, "Bristle stiffness", "σ₀", "N/m", [1e3, 1e8], Log;
+///         /// Number of elements (flags after the scale: `integer`, `restart`).
+///         elements: "elements" = 4.0, "Elements", "M", "", [1.0, 64.0], Linear, integer, restart;
 ///     }
 ///     extra {
 ///         /// Extra non-numeric fields (serde only).
@@ -174,7 +179,7 @@ macro_rules! param_struct {
             $(
                 $(#[doc = $doc:literal])*
                 $field:ident : $key:literal = $default:expr, $label:literal, $symbol:literal,
-                    $unit:literal, [$min:expr, $max:expr], $scale:ident $(, $int:ident)?;
+                    $unit:literal, [$min:expr, $max:expr], $scale:ident $(, $flag:ident)*;
             )*
         }
         $(extra {
@@ -221,7 +226,8 @@ macro_rules! param_struct {
                     min: $min,
                     max: $max,
                     scale: $crate::params::Scale::$scale,
-                    integer: $crate::param_struct!(@int $($int)?),
+                    integer: $crate::param_struct!(@integer $($flag)*),
+                    restart: $crate::param_struct!(@restart $($flag)*),
                     help: concat!($($doc),*),
                 },)*
             ];
@@ -324,6 +330,10 @@ macro_rules! param_struct {
             }
         }
     };
-    (@int integer) => { true };
-    (@int) => { false };
+    (@integer) => { false };
+    (@integer integer $($rest:ident)*) => { true };
+    (@integer $other:ident $($rest:ident)*) => { $crate::param_struct!(@integer $($rest)*) };
+    (@restart) => { false };
+    (@restart restart $($rest:ident)*) => { true };
+    (@restart $other:ident $($rest:ident)*) => { $crate::param_struct!(@restart $($rest)*) };
 }

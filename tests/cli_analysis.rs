@@ -147,7 +147,7 @@ fn sweep_writes_one_row_per_poincare_point_with_the_parameter_first() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "system.wheel_rpm,branch,belt_turn_hz,response_hz,amplitude"
+        "system.wheel_rpm,branch,drive_hz,response_hz,amplitude"
     );
     assert_eq!(lines.len(), 3);
     std::fs::remove_dir_all(&dir).unwrap();

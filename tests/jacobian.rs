@@ -6,8 +6,9 @@
 use tribolab::preset::Preset;
 
 fn check(preset: &Preset, y_mod: impl Fn(&mut [f64]), label: &str) {
-    let noise = None;
-    let (mut model, mut y) = preset.system.build(&preset.law, noise);
+    let mut p = preset.clone();
+    p.noise = None;
+    let (mut model, mut y) = p.build_model();
     model.initialize(0.0, &mut y).unwrap();
     y_mod(&mut y);
     let n = model.dim();

@@ -5,9 +5,8 @@
 use tribolab::integrate::driver::{DriverSettings, SectionId};
 use tribolab::integrate::rk4_batch::{BatchRhs, Rk4Batch};
 use tribolab::integrate::{Column, Method, Model, SampleSink, SimError, Simulation};
-use tribolab::laws::NormalLoadNoise;
 use tribolab::preset::{Preset, builtin};
-use tribolab::systems::belt_block::BeltBlock;
+use tribolab::systems::{Restart, SystemSpec};
 
 /// The model with every method delegated except `rk4_batch` (default: decline).
 struct Unbatched(Box<dyn Model + Send>);
@@ -67,8 +66,11 @@ impl Model for Unbatched {
     fn section_names(&self) -> Vec<String> {
         self.0.section_names()
     }
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        self.0.as_any_mut()
+    fn reconfigure(&mut self, spec: &SystemSpec) -> Result<(), Restart> {
+        self.0.reconfigure(spec)
+    }
+    fn resume(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+        self.0.resume(t, y)
     }
     fn sections(&self, t: f64, y: &[f64], s: &mut [f64]) {
         self.0.sections(t, y, s);
@@ -107,8 +109,7 @@ fn preset(stem: &str, sets: &[(&str, &str)]) -> Preset {
 }
 
 fn simulation(p: &Preset, batched: bool) -> Simulation {
-    let noise = p.noise.clone().map(NormalLoadNoise::new);
-    let (model, y0) = p.system.build(&p.law, noise);
+    let (model, y0) = p.build_model();
     let model: Box<dyn Model + Send> = if batched {
         model
     } else {
@@ -322,21 +323,18 @@ fn dimension_seven_and_varying_load_with_events() {
     );
 }
 
-/// A live edit in the middle of the run (stiffer spring, as a slider does: new parameters,
-/// then `reinitialize`): both paths continue identically from it.
+/// A live edit in the middle of the run (stiffer spring, as a slider does: new parameters
+/// through `reconfigure`): both paths continue identically from it.
 #[test]
 fn live_parameter_change_keeps_the_paths_equal() {
     let p = preset("lugre_canudas_1995", &[("run.output_interval", "0.002")]);
+    let mut stiff = p.clone();
+    stiff
+        .set_path("system.stiffness", "5")
+        .expect("a valid stiffness");
+    let spec = stiff.spec();
     let stiffer = |sim: &mut Simulation| {
-        let block = sim
-            .model_mut()
-            .as_any_mut()
-            .and_then(|m| m.downcast_mut::<BeltBlock>())
-            .expect("a belt–block");
-        let mut params = block.params().clone();
-        params.stiffness_n_per_m = 5.0;
-        block.set_params(params);
-        sim.reinitialize().expect("restarts");
+        sim.reconfigure(&spec).expect("a live change");
     };
     let a = run_with(&p, true, 20.0, 5, None, stiffer);
     let b = run_with(&p, false, 20.0, 5, None, stiffer);

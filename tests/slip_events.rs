@@ -6,6 +6,7 @@
 use std::f64::consts::PI;
 
 use tribolab::analysis::slip_events::slip_statistics;
+use tribolab::integrate::{Column, Role};
 use tribolab::preset::builtin;
 
 struct Closed {
@@ -42,7 +43,7 @@ fn closed_form() -> Closed {
 }
 
 /// Rows from the first re-stick to `t_end`, with their column names.
-fn record(t_end: f64) -> (Vec<String>, Vec<Vec<f64>>) {
+fn record(t_end: f64) -> (Vec<Column>, Vec<Vec<f64>>) {
     let p = builtin::load("coulomb_stick_slip_undamped")
         .unwrap()
         .unwrap();
@@ -51,7 +52,7 @@ fn record(t_end: f64) -> (Vec<String>, Vec<Vec<f64>>) {
     sim.advance(t_end, &mut rows).unwrap();
     let from = closed_form().first_restick - 1e-9;
     rows.retain(|r| r[0] >= from);
-    (sim.column_names(), rows)
+    (sim.columns(), rows)
 }
 
 /// Stick time of the closed-form cycle inside `[a, b]` (stick intervals start at re-sticks).
@@ -70,7 +71,7 @@ fn exact_statistics_match_the_closed_form_cycle() {
     let c = closed_form();
     assert!((c.t_slip - 0.471239).abs() < 1e-6 && (c.force_drop - 2.0).abs() < 1e-12);
     let (cols, rows) = record(15.0);
-    let s = slip_statistics(&cols, &rows, None).unwrap();
+    let s = slip_statistics(&cols, &rows, 0, 0, None).unwrap();
     assert!(s.exact);
     let (a, b) = (rows[0][0], rows[rows.len() - 1][0]);
     let expected_fraction = stick_time(&c, a, b) / (b - a);
@@ -101,15 +102,15 @@ fn threshold_statistics_agree_to_the_sample_spacing() {
     let (cols, rows) = record(15.0);
     // Drop the switch information: what a smooth law or a measured record offers.
     let keep: Vec<usize> = (0..cols.len())
-        .filter(|&i| cols[i] != "event" && cols[i] != "stick")
+        .filter(|&i| !matches!(cols[i].role, Role::EventFlag | Role::Stick(_)))
         .collect();
-    let cols2: Vec<String> = keep.iter().map(|&i| cols[i].clone()).collect();
+    let cols2: Vec<Column> = keep.iter().map(|&i| cols[i].clone()).collect();
     let rows2: Vec<Vec<f64>> = rows
         .iter()
         .filter(|r| r[cols.len() - 1] == 0.0)
         .map(|r| keep.iter().map(|&i| r[i]).collect())
         .collect();
-    let s = slip_statistics(&cols2, &rows2, None).unwrap();
+    let s = slip_statistics(&cols2, &rows2, 0, 0, None).unwrap();
     assert!(!s.exact && (s.v_tol_mps - 1e-4).abs() < 1e-12);
     let dt = 1e-3;
     assert!((s.stick_fraction - c.t_stick / c.period).abs() < 0.02);

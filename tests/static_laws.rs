@@ -83,7 +83,7 @@ fn smoothed_sign_follows_tanh_and_arctan() {
         }),
     ] {
         let mut cfg = configured("Gaussian");
-        *cfg.sign_model_mut().unwrap() = sign;
+        assert!(cfg.set_sign_model(sign));
         let law = cfg.build();
         for v in [-0.01f64, -5e-4, 1e-4, 2e-3] {
             let expected = -expected_mu("Gaussian", v.abs()) * n * smooth(v / 1e-3) - 0.35 * v;

@@ -239,7 +239,8 @@ fn response_frequency_follows_the_closed_form_stick_slip_period() {
             pt.value,
             1.0 / period
         );
-        assert!((pt.belt_turn_hz - vb).abs() < 1e-12);
+        assert!((pt.drive_hz - vb).abs() < 1e-12);
         assert!(pt.amplitude > 0.005, "{}", pt.amplitude);
     }
 }
+

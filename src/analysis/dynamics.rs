@@ -3,7 +3,7 @@
 
 use crate::integrate::Model;
 use crate::integrate::driver::{DriverSettings, SectionId};
-use crate::laws::{FrictionLaw, NormalLoadNoise};
+use crate::laws::FrictionLaw;
 use crate::preset::Preset;
 
 /// A system the analysis tools can restart from any state.
@@ -61,8 +61,7 @@ impl PresetDynamics {
 
 impl Dynamics for PresetDynamics {
     fn build(&self) -> (Box<dyn Model + Send>, Vec<f64>) {
-        let noise = self.preset.noise.clone().map(NormalLoadNoise::new);
-        self.preset.system.build(&self.preset.law, noise)
+        self.preset.build_model()
     }
 
     fn settings(&self) -> DriverSettings {
@@ -84,12 +83,18 @@ impl Dynamics for PresetDynamics {
     }
 
     fn exact_stick(&self) -> bool {
-        self.preset.law.build().stuck().is_some()
+        self.preset
+            .contact_laws()
+            .iter()
+            .any(|l| l.build().stuck().is_some())
     }
 
     fn smooth(&self) -> bool {
-        // The law's own events switch modes; the belt–block's reversal event does not.
-        self.preset.law.build().n_events() == 0
+        // The laws' own events switch modes; the systems' reversal events do not.
+        self.preset
+            .contact_laws()
+            .iter()
+            .all(|l| l.build().n_events() == 0)
     }
 }
 

@@ -1,12 +1,13 @@
-//! Main response frequency against belt-turn frequency across a sweep (S1 Fig 61): for each
-//! parameter value, the dominant frequency of the block's displacement after the transient
-//! (Hann-windowed FFT peak with sub-bin interpolation, [`amplitude_spectrum`]) next to the
-//! belt-turn frequency `v_b/L_b`.
+//! Main response frequency against the drive frequency across a sweep (S1 Fig 61): for each
+//! parameter value, the dominant frequency of the first degree of freedom's position after the
+//! transient (Hann-windowed FFT peak with sub-bin interpolation, [`amplitude_spectrum`]) next
+//! to the frequency of the drive's cycle (the bench's belt turn `v_b/L_b`).
 
 use super::spectrum::{Window, amplitude_spectrum};
 use super::sweep::{Branch, Capture, SweepControl, SweepError, SweepSpec, sweep};
+use crate::integrate::Role;
+use crate::integrate::column::find_role;
 use crate::preset::Preset;
-use crate::systems::SystemConfig;
 
 /// One parameter value of a response-frequency sweep.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,35 +16,44 @@ pub struct ResponsePoint {
     pub branch: Branch,
     /// Parameter value.
     pub value: f64,
-    /// Belt-turn frequency `v_b/L_b` [Hz].
-    pub belt_turn_hz: f64,
+    /// Frequency of the drive's cycle [Hz] (the bench's belt turn `v_b/L_b`).
+    pub drive_hz: f64,
     /// Dominant frequency of the captured signal [Hz] (`None`: no oscillation recorded).
     pub response_hz: Option<f64>,
     /// Amplitude of the dominant peak (signal unit).
     pub amplitude: f64,
 }
 
-/// Belt-turn frequency `v_b/L_b` of a preset [Hz] (NaN for a system without a belt).
-pub fn belt_turn_hz(preset: &Preset) -> f64 {
-    match &preset.system {
-        SystemConfig::BeltBlock(b) => b.belt_speed_mps() / b.belt_length_m,
-        _ => f64::NAN,
-    }
+/// Frequency of the drive's cycle of a preset [Hz] (the bench's belt turn `v_b/L_b`; NaN for a
+/// system without a drive cycle).
+pub fn drive_hz(preset: &Preset) -> f64 {
+    preset.system.drive_period_s().map_or(f64::NAN, |p| 1.0 / p)
 }
 
-/// Runs `spec` (capturing column `x` at the preset's output interval unless `spec.capture`
-/// says otherwise) and reports the response and belt-turn frequency of every run.
+/// Runs `spec` (capturing the first position column at the preset's output interval unless
+/// `spec.capture` says otherwise) and reports the response and drive frequency of every run.
 pub fn response_frequencies(
     base: &Preset,
     spec: &SweepSpec,
     control: SweepControl<'_>,
 ) -> Result<Vec<ResponsePoint>, SweepError> {
     let mut spec = spec.clone();
-    let capture = spec.capture.get_or_insert_with(|| Capture {
-        column: "x".into(),
-        interval_s: base.run.output_interval_s,
-    });
-    let dt = capture.interval_s;
+    if spec.capture.is_none() {
+        let (model, _) = base.build_model();
+        let columns = model.columns();
+        let first = find_role(&columns, Role::Position(0))
+            .or_else(|| find_role(&columns, Role::State(0)))
+            .or((!columns.is_empty()).then_some(0))
+            .ok_or_else(|| SweepError::Spec("the system has no output column".into()))?;
+        spec.capture = Some(Capture {
+            column: columns[first].name.clone(),
+            interval_s: base.run.output_interval_s,
+        });
+    }
+    let dt = spec
+        .capture
+        .as_ref()
+        .map_or(base.run.output_interval_s, |c| c.interval_s);
     let result = sweep(base, &spec, control)?;
     result
         .runs
@@ -63,7 +73,7 @@ pub fn response_frequencies(
             Ok(ResponsePoint {
                 branch: run.branch,
                 value: run.value,
-                belt_turn_hz: belt_turn_hz(&preset),
+                drive_hz: drive_hz(&preset),
                 response_hz: peak.map(|p| p.freq_hz),
                 amplitude: peak.map_or(0.0, |p| p.amplitude),
             })

@@ -14,6 +14,9 @@
 //! trapezoid rule; peak `|v_rel|`, refined by a parabola through the largest sample and its
 //! neighbours.
 
+use crate::integrate::column::find_role;
+use crate::integrate::{Column, Role};
+
 /// One slip event.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlipEvent {
@@ -67,7 +70,7 @@ impl SlipStats {
 
 /// A column the statistics need is missing.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("slip statistics need the column `{0}`")]
+#[error("slip statistics need the column of {0}")]
 pub struct MissingColumn(pub String);
 
 /// One stick/slip boundary: time, state there and the stick-side friction.
@@ -92,28 +95,29 @@ struct Cols {
     event: Option<usize>,
 }
 
-fn find(columns: &[String], name: &str) -> Result<usize, MissingColumn> {
-    columns
-        .iter()
-        .position(|c| c == name)
-        .ok_or_else(|| MissingColumn(name.into()))
+fn find(columns: &[Column], role: Role, what: &str) -> Result<usize, MissingColumn> {
+    find_role(columns, role).ok_or_else(|| MissingColumn(what.into()))
 }
 
-/// Statistics of `rows` (layout `columns`: `t`, `x`, `v`, `v_rel`, `friction_force`, and
-/// `stick`/`event` when present). `v_tol_mps` overrides the threshold of non-exact runs.
+/// Statistics of contact `contact` in `rows` (layout `columns`, found by role: time, the
+/// position and velocity of degree of freedom `dof` that slides at the contact, the contact's
+/// slip velocity and friction force, and its stick flag and the event flag when present).
+/// `v_tol_mps` overrides the threshold of non-exact runs.
 pub fn slip_statistics(
-    columns: &[String],
+    columns: &[Column],
     rows: &[Vec<f64>],
+    contact: usize,
+    dof: usize,
     v_tol_mps: Option<f64>,
 ) -> Result<SlipStats, MissingColumn> {
     let c = Cols {
-        t: find(columns, "t")?,
-        x: find(columns, "x")?,
-        v: find(columns, "v")?,
-        v_rel: find(columns, "v_rel")?,
-        friction: find(columns, "friction_force")?,
-        stick: columns.iter().position(|n| n == "stick"),
-        event: columns.iter().position(|n| n == "event"),
+        t: find(columns, Role::Time, "time")?,
+        x: find(columns, Role::Position(dof), "the sliding position")?,
+        v: find(columns, Role::Velocity(dof), "the sliding velocity")?,
+        v_rel: find(columns, Role::SlipVelocity(contact), "the slip velocity")?,
+        friction: find(columns, Role::FrictionForce(contact), "the friction force")?,
+        stick: find_role(columns, Role::Stick(contact)),
+        event: find_role(columns, Role::EventFlag),
     };
     let empty = SlipStats {
         stick_fraction: 0.0,

@@ -28,7 +28,7 @@ const SWITCHES: &[&str] = &["--json", "--variational"];
 pub(super) fn floquet_cmd(args: &[String]) -> Result<(), CliError> {
     let o = Opts::parse("floquet", args, VALUE_FLAGS, SWITCHES)?;
     let preset = o.preset()?;
-    let (model, _) = preset.system.build(&preset.law, None);
+    let (model, _) = preset.build_model();
     let section = match o.value("--section") {
         Some(s) => SectionChoice::parse(s, &model.section_names()).map_err(CliError::Usage)?,
         None => SectionChoice::Auto,

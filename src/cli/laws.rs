@@ -1,14 +1,33 @@
-//! `tribolab laws` and `tribolab presets`: listings from the registries.
+//! `tribolab laws`, `tribolab systems` and `tribolab presets`: listings from the registries.
 
 use std::io::Write;
 
 use super::{CliError, stdout_result};
 use crate::laws::LAWS;
+use crate::params::ParamMeta;
 use crate::params::{Scale, fmt_num};
 use crate::preset::builtin::BUILTIN;
+use crate::systems::SYSTEMS;
 
 pub(super) fn print_laws() -> Result<(), CliError> {
     stdout_result(write_laws(&mut std::io::stdout().lock()))
+}
+
+/// One parameter line: `PREFIX.key  unit  default  range  symbol — help`.
+fn write_param(out: &mut dyn Write, prefix: &str, m: &ParamMeta) -> std::io::Result<()> {
+    let scale = if m.scale == Scale::Log { ", log" } else { "" };
+    let restart = if m.restart { ", restarts the run" } else { "" };
+    writeln!(
+        out,
+        "    {prefix}.{:<18} {:<8} default {:<10} range [{}, {}]{scale}{restart}  {} — {}",
+        m.key,
+        if m.unit.is_empty() { "-" } else { m.unit },
+        fmt_num(m.default),
+        fmt_num(m.min),
+        fmt_num(m.max),
+        m.symbol,
+        m.help_text()
+    )
 }
 
 fn write_laws(out: &mut dyn Write) -> std::io::Result<()> {
@@ -17,25 +36,42 @@ fn write_laws(out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "    {}", law.equation)?;
         writeln!(out, "    {}", law.summary)?;
         for m in law.meta {
-            let scale = if m.scale == Scale::Log { ", log" } else { "" };
-            writeln!(
-                out,
-                "    law.{:<18} {:<8} default {:<10} range [{}, {}]{}  {} — {}",
-                m.key,
-                if m.unit.is_empty() { "-" } else { m.unit },
-                fmt_num(m.default),
-                fmt_num(m.min),
-                fmt_num(m.max),
-                scale,
-                m.symbol,
-                m.help_text()
-            )?;
+            write_param(out, "law", m)?;
         }
         for key in law.extra_keys {
             writeln!(
                 out,
                 "    law.{key:<18} option (see README, \"Preset format\")"
             )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+pub(super) fn print_systems() -> Result<(), CliError> {
+    stdout_result(write_systems(&mut std::io::stdout().lock()))
+}
+
+fn write_systems(out: &mut dyn Write) -> std::io::Result<()> {
+    for info in SYSTEMS {
+        let config = (info.default_config)();
+        writeln!(out, "{} ({}, key {})", info.name, info.variant, info.key)?;
+        writeln!(out, "    {}", info.equation)?;
+        let layout = config.layout();
+        let kind = if info.discrete {
+            "discrete map"
+        } else {
+            "flow"
+        };
+        writeln!(
+            out,
+            "    {kind}; {} degree(s) of freedom, {} frictional contact(s)",
+            layout.dofs.len(),
+            config.n_contacts()
+        )?;
+        for m in info.meta {
+            write_param(out, "system", m)?;
         }
         writeln!(out)?;
     }

@@ -1,5 +1,5 @@
 //! The command-line front end: `tribolab run | check | lyapunov | analyze | floquet | sweep |
-//! laws | presets | bench`. Thin: parsing and printing only; the work is done by the core.
+//! laws | systems | presets | bench`. Thin: parsing and printing only; the work is done by the core.
 
 mod analyze;
 mod args;
@@ -55,8 +55,9 @@ USAGE:
                                    bifurcation diagram: N values from A to B, up then down
                                    (each run continuing from the last; --fixed: all from the
                                    preset's start); one CSV row per Poincaré point, the
-                                   parameter first; --response: response vs belt-turn frequency
+                                   parameter first; --response: response vs drive frequency
     tribolab laws                  list the friction laws with parameter keys, units, ranges
+    tribolab systems               list the mechanical systems with their parameters
     tribolab presets               list the built-in presets
     tribolab bench [--quick] [--only TEXT]
                                    time the peer-benchmark workloads (JSON lines with checksums)
@@ -65,7 +66,9 @@ USAGE:
 
 PRESET is a file path or the name of a built-in preset (see `tribolab presets`).
 --set takes the dotted path of any preset field, e.g. system.mass=2, law.mu_s=0.45,
-law=LuGre (switch law, default parameters), law.sign=Tanh(1e-4), run.rtol=1e-10, noise=on.
+law=LuGre (switch law, default parameters), law.sign=Tanh(1e-4), run.rtol=1e-10, noise=on,
+system=two_block (another system), contact.2.mu_s=0.5 (contact 2's own law),
+contact.2=lugre, spread.mu_s=0.05 (5 % seeded spread across the contacts).
 ";
 
 /// Runs the CLI with the arguments after the program name; `None` when there are none (the
@@ -84,6 +87,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         "sweep" => sweep::sweep_cmd(rest),
         "lyapunov" => lyapunov::lyapunov(rest),
         "laws" => laws::print_laws(),
+        "systems" => laws::print_systems(),
         "presets" => laws::print_presets(),
         "bench" => bench::bench(rest),
         "help" | "--help" | "-h" => {

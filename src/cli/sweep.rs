@@ -1,6 +1,6 @@
 //! `tribolab sweep`: a bifurcation (orbit) diagram as CSV — one row per Poincaré point, the
 //! parameter value first — or, with `--response`, the main response frequency against the
-//! belt-turn frequency (S1 Fig 61), one row per run.
+//! drive frequency (the bench's belt turn; S1 Fig 61), one row per run.
 //!
 //! The whole sweep runs before anything is written, and `--out` files are written atomically:
 //! a failed or interrupted sweep leaves no file behind.
@@ -62,7 +62,7 @@ fn spec_from(o: &Opts, preset: &crate::preset::Preset) -> Result<SweepSpec, CliE
         (None, Some(n)) => Transient::Returns(n),
         (None, None) => Transient::default(),
     };
-    let (model, _) = preset.system.build(&preset.law, None);
+    let (model, _) = preset.build_model();
     let section = match o.value("--section") {
         Some(s) => SectionChoice::parse(s, &model.section_names()).map_err(CliError::Usage)?,
         None => SectionChoice::Auto,
@@ -189,16 +189,17 @@ fn write_points(w: &mut dyn Write, r: &SweepResult) -> std::io::Result<()> {
     Ok(())
 }
 
-/// `PARAM,branch,belt_turn_hz,response_hz,amplitude` (empty response when nothing oscillates).
+/// `PARAM,branch,drive_hz,response_hz,amplitude` (empty response when nothing oscillates;
+/// `drive_hz` is the frequency of the drive's cycle, the bench's belt turn).
 fn write_response(w: &mut dyn Write, param: &str, points: &[ResponsePoint]) -> std::io::Result<()> {
-    writeln!(w, "{param},branch,belt_turn_hz,response_hz,amplitude")?;
+    writeln!(w, "{param},branch,drive_hz,response_hz,amplitude")?;
     for p in points {
         writeln!(
             w,
             "{},{},{},{},{}",
             format_number(p.value),
             p.branch.name(),
-            format_number(p.belt_turn_hz),
+            format_number(p.drive_hz),
             p.response_hz.map(format_number).unwrap_or_default(),
             format_number(p.amplitude)
         )?;

@@ -13,7 +13,9 @@ use super::lab::Lab;
 use super::plots::PlotCache;
 use super::session::{SavedSession, Session};
 use super::worker::{Command, Speed, WorkerHandle, WorkerMsg};
+use crate::integrate::{Column, Role};
 use crate::preset::Preset;
+use crate::systems::Layout;
 
 /// Time budget for draining worker messages per frame.
 const DRAIN_BUDGET_S: f64 = 0.008;
@@ -74,8 +76,30 @@ pub struct RunState {
     pub section_names: Vec<String>,
     /// Stroboscopic period [s].
     pub strobe_period_s: Option<f64>,
+    /// Output columns of the run with their meaning (`t` first, `event` last); the history's
+    /// column `i` is `columns[i]`.
+    pub columns: Vec<Column>,
+    /// Degrees of freedom, contacts and links of the running system.
+    pub layout: Layout,
     rtf_model_s: f64,
     rtf_since: Instant,
+}
+
+impl RunState {
+    /// History column of the first output column with `role`.
+    pub fn column(&self, role: Role) -> Option<usize> {
+        crate::integrate::column::find_role(&self.columns, role)
+    }
+
+    /// The output column at history index `i`.
+    pub fn column_info(&self, i: usize) -> Option<&Column> {
+        self.columns.get(i)
+    }
+
+    /// Axis label (symbol and unit) of history column `i`.
+    pub fn label(&self, i: usize) -> String {
+        self.columns.get(i).map_or_else(String::new, Column::label)
+    }
 }
 
 impl Default for RunState {
@@ -89,6 +113,8 @@ impl Default for RunState {
             error: None,
             section_names: Vec::new(),
             strobe_period_s: None,
+            columns: Vec::new(),
+            layout: Layout::default(),
             rtf_model_s: 0.0,
             rtf_since: Instant::now(),
         }
@@ -311,17 +337,21 @@ impl TriboApp {
             WorkerMsg::Started {
                 generation,
                 columns,
+                layout,
                 section_names,
                 strobe_period_s,
                 method,
             } => {
+                let names = columns.iter().map(|c| c.name.clone()).collect();
+                self.run.columns = columns;
+                self.run.layout = layout;
                 self.run.generation = generation;
                 self.run.method = method;
                 self.run.section_names = section_names;
                 self.run.strobe_period_s = strobe_period_s;
                 self.run.t_s = 0.0;
                 self.run.error = None;
-                self.history = History::new(columns, DEFAULT_CAPACITY);
+                self.history = History::new(names, DEFAULT_CAPACITY);
                 self.plots.invalidate();
             }
             WorkerMsg::Chunk(chunk) if chunk.generation == self.run.generation => {
@@ -337,6 +367,14 @@ impl TriboApp {
                     self.run.rtf_model_s = 0.0;
                     self.run.rtf_since = Instant::now();
                 }
+            }
+            WorkerMsg::Updated {
+                generation,
+                layout,
+                strobe_period_s,
+            } if generation == self.run.generation => {
+                self.run.layout = layout;
+                self.run.strobe_period_s = strobe_period_s;
             }
             WorkerMsg::Chunk(_) | WorkerMsg::Updated { .. } => {}
             WorkerMsg::Failed {

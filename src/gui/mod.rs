@@ -3,7 +3,7 @@
 
 mod app;
 mod asking;
-mod bench_view;
+
 mod controls;
 pub mod decimate;
 pub mod dialogs;
@@ -13,7 +13,8 @@ pub mod history;
 pub mod jobs;
 pub mod lab;
 mod menu;
-mod plots;
+pub mod plots;
+mod schematic;
 pub mod session;
 mod shutdown;
 mod status_bar;

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::lab::LabSettings;
+use super::plots::PlaneChoice;
+use crate::integrate::Role;
 use crate::preset::Preset;
 use crate::preset::builtin;
 
@@ -99,8 +101,15 @@ pub struct ViewSettings {
     pub max_speed: bool,
     /// Show the animated bench above the plots.
     pub show_bench: bool,
-    /// Column analysed by the spectrum.
-    pub spectrum_signal: String,
+    /// Degree of freedom of the time traces (`None`: every degree of freedom overlaid, up to
+    /// [`MAX_OVERLAID_DOFS`](super::plots::MAX_OVERLAID_DOFS)).
+    pub trace_dof: Option<usize>,
+    /// Axes of the phase plane and the Poincaré map.
+    pub plane: PlaneChoice,
+    /// Contact of the friction–velocity view.
+    pub contact: usize,
+    /// Column analysed by the spectrum, by meaning (`None`: the first position).
+    pub spectrum_column: Option<Role>,
     /// Poincaré section shown (0: stroboscopic when available, then the model's sections).
     pub poincare_section: usize,
     /// Anti-aliased lines (off speeds up software rendering on machines without a GPU).
@@ -118,7 +127,10 @@ impl Default for ViewSettings {
             speed: 1.0,
             max_speed: false,
             show_bench: true,
-            spectrum_signal: "x".into(),
+            trace_dof: None,
+            plane: PlaneChoice::default(),
+            contact: 0,
+            spectrum_column: None,
             poincare_section: 0,
             antialiasing: true,
             lab: LabSettings::default(),

@@ -4,7 +4,9 @@
 use eframe::egui;
 
 use super::TriboApp;
-use super::plots::{col, window_range};
+use super::plots::roles::col;
+use super::plots::{StickFractions, window_range};
+use crate::integrate::Role;
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     super::plots::update_spectrum(app);
@@ -28,8 +30,19 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
             ui.label(state);
         }
         ui.separator();
-        if let Some(f) = stick {
-            ui.label(format!("stick {:.0} %", 100.0 * f));
+        if let Some((overall, per_contact)) = &stick {
+            let label = ui.label(format!("stick {:.0} %", 100.0 * overall));
+            if per_contact.len() > 1 {
+                let lines: Vec<String> = per_contact
+                    .iter()
+                    .enumerate()
+                    .map(|(k, f)| format!("contact {}: {:.0} %", k + 1, 100.0 * f))
+                    .collect();
+                label.on_hover_text(format!(
+                    "Share of the shown window spent sticking, averaged over the contacts:\n{}",
+                    lines.join("\n")
+                ));
+            }
             ui.separator();
         }
         if let Some(p) = app.plots.spectrum.dominant {
@@ -38,7 +51,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
         }
         if let Some(e) = energy_error(app) {
             ui.label(format!("energy balance error {e:.1e}"))
-                .on_hover_text("|E_kin + E_spring − E₀ − W_belt − W_friction + W_damping| relative to the belt input");
+                .on_hover_text("|E_kin + E_stored − E₀ − W_in − W_friction + W_damping| relative to the energy put in");
             ui.separator();
         }
         ui.label(egui::RichText::new(r.method).weak());
@@ -67,41 +80,51 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
 /// Refresh interval of the stick fraction while running [s].
 const STICK_REFRESH_S: f64 = 0.25;
 
-/// Fraction of the shown window spent sticking (cached while running).
-fn stick_fraction(app: &mut TriboApp) -> Option<f64> {
+/// Stick fraction of the shown window (cached while running).
+fn stick_fraction(app: &mut TriboApp) -> StickFractions {
     let fresh = app
         .plots
         .stick_fraction
+        .as_ref()
         .filter(|(at, _)| app.run.running && at.elapsed().as_secs_f64() < STICK_REFRESH_S);
     if let Some((_, f)) = fresh {
-        return f;
+        return f.clone();
     }
     let f = compute_stick_fraction(app);
-    app.plots.stick_fraction = Some((std::time::Instant::now(), f));
+    app.plots.stick_fraction = Some((std::time::Instant::now(), f.clone()));
     f
 }
 
-fn compute_stick_fraction(app: &TriboApp) -> Option<f64> {
-    let (is, iev) = (col(app, "stick")?, col(app, "event")?);
+fn compute_stick_fraction(app: &TriboApp) -> StickFractions {
+    let iev = col(app, Role::EventFlag)?;
     let range = window_range(app);
-    let (s, ev) = (
-        &app.history.column(is)[range.clone()],
-        &app.history.column(iev)[range],
-    );
-    // Regular samples only (event rows repeat an instant); one branch-free pass over slices.
-    let (n, stuck) = s.iter().zip(ev).fold((0u64, 0u64), |(n, k), (&s, &e)| {
-        let regular = u64::from(e == 0.0);
-        (n + regular, k + regular * u64::from(s > 0.5))
-    });
-    (n > 0).then(|| stuck as f64 / n as f64)
+    let ev = &app.history.column(iev)[range.clone()];
+    let per_contact: Vec<f64> = (0..app.run.layout.contacts.len())
+        .filter_map(|k| {
+            let is = col(app, Role::Stick(k))?;
+            let s = &app.history.column(is)[range.clone()];
+            // Regular samples only (event rows repeat an instant); one branch-free pass.
+            let (n, stuck) = s.iter().zip(ev).fold((0u64, 0u64), |(n, k), (&s, &e)| {
+                let regular = u64::from(e == 0.0);
+                (n + regular, k + regular * u64::from(s > 0.5))
+            });
+            (n > 0).then(|| stuck as f64 / n as f64)
+        })
+        .collect();
+    (!per_contact.is_empty()).then(|| {
+        let overall = per_contact.iter().sum::<f64>() / per_contact.len() as f64;
+        (overall, per_contact)
+    })
 }
 
-/// Newest energy balance error relative to the work put in by the belt.
+/// Newest energy-balance error relative to the energy put in (or the mechanical energy, when
+/// larger).
 fn energy_error(app: &TriboApp) -> Option<f64> {
-    let e = app.history.last(col(app, "energy_error")?)?;
-    let w = app.history.last(col(app, "w_belt")?)?.abs();
-    let ek = app.history.last(col(app, "e_kin")?)?.abs();
-    let es = app.history.last(col(app, "e_spring")?)?.abs();
+    let last = |role| -> Option<f64> { app.history.last(col(app, role)?) };
+    let e = last(Role::EnergyError)?;
+    let w = last(Role::InputWork).unwrap_or(0.0).abs();
+    let ek = last(Role::KineticEnergy).unwrap_or(0.0).abs();
+    let es = last(Role::StoredEnergy).unwrap_or(0.0).abs();
     let scale = w.max(ek + es);
     (scale > 0.0).then(|| (e / scale).abs())
 }

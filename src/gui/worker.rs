@@ -6,10 +6,11 @@ use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::integrate::Runner;
 use crate::integrate::driver::{SampleSink, SectionId};
+use crate::integrate::{Column, Runner};
+use crate::params::ParamSet;
 use crate::preset::Preset;
-use crate::systems::{BeltBlock, HenonMap, LogisticMap, Lorenz, SystemConfig};
+use crate::systems::Layout;
 
 /// Capacity of the worker → window channel, in chunks.
 const CHANNEL_CHUNKS: usize = 64;
@@ -57,8 +58,10 @@ pub enum WorkerMsg {
     Started {
         /// Run generation.
         generation: u64,
-        /// Output columns (`t` first, `event` last).
-        columns: Vec<String>,
+        /// Output columns with their meaning (`t` first, `event` last).
+        columns: Vec<Column>,
+        /// Degrees of freedom, contacts and links of the system.
+        layout: Layout,
         /// Names of the model's Poincaré sections.
         section_names: Vec<String>,
         /// Stroboscopic period when the system is periodically forced [s].
@@ -72,6 +75,10 @@ pub enum WorkerMsg {
     Updated {
         /// Run generation.
         generation: u64,
+        /// The system's parts with the new parameters (the driver speed may have changed).
+        layout: Layout,
+        /// Stroboscopic period with the new parameters [s].
+        strobe_period_s: Option<f64>,
     },
     /// The run stopped with an error (the thread lives on; a restart clears it).
     Failed {
@@ -262,7 +269,8 @@ impl Worker {
                 sim.track_sections(strobe_period_s(&self.preset));
                 let msg = WorkerMsg::Started {
                     generation: self.generation,
-                    columns: sim.column_names(),
+                    columns: sim.columns(),
+                    layout: self.preset.system.layout(),
                     section_names: sim.section_names(),
                     strobe_period_s: strobe_period_s(&self.preset),
                     method: sim.method_name(),
@@ -285,19 +293,26 @@ impl Worker {
     }
 
     fn apply(&mut self, preset: Preset) {
-        if needs_restart(&self.preset, &preset) || self.sim.is_none() {
+        if restart_reason(&self.preset, &preset).is_some() || self.sim.is_none() {
             self.restart(preset);
             return;
         }
-        let applied = self
-            .sim
-            .as_mut()
-            .is_some_and(|sim| apply_live(sim, &preset));
+        let spec = preset.spec();
+        let strobe = strobe_period_s(&preset);
+        let applied = self.sim.as_mut().is_some_and(|sim| {
+            let ok = sim.reconfigure(&spec).is_ok();
+            if ok {
+                sim.track_sections(strobe);
+            }
+            ok
+        });
         if applied {
-            self.preset = preset;
             self.send(WorkerMsg::Updated {
                 generation: self.generation,
+                layout: preset.system.layout(),
+                strobe_period_s: strobe,
             });
+            self.preset = preset;
         } else {
             self.restart(preset);
         }
@@ -371,70 +386,45 @@ impl Worker {
     }
 }
 
-/// Whether going from `old` to `new` needs a restart (law or system kind, number of law states
-/// — e.g. Maxwell-slip elements —, noise, run settings or initial conditions — the system
-/// parameters keyed `initial_*` — changed); everything else applies to the running simulation.
-pub fn needs_restart(old: &Preset, new: &Preset) -> bool {
-    let ic = |p: &Preset| -> Vec<Option<f64>> {
-        let params = p.system.params();
-        params
-            .meta()
-            .iter()
-            .filter(|m| m.key.starts_with("initial_"))
-            .map(|m| params.get(m.key))
-            .collect()
-    };
-    use crate::laws::FrictionLaw;
-    old.law.variant() != new.law.variant()
-        || old.law.build().n_states() != new.law.build().n_states()
-        || old.system.variant() != new.system.variant()
-        || old.noise != new.noise
-        || old.run != new.run
-        || ic(old) != ic(new)
+/// Why going from `old` to `new` needs a restart, if it does: another system or law on some
+/// contact, changed noise or run settings, or a changed parameter whose metadata says it
+/// restarts the run (initial conditions, element counts). Everything else is offered to the
+/// running model, which may still refuse ([`Runner::reconfigure`]).
+pub fn restart_reason(old: &Preset, new: &Preset) -> Option<String> {
+    if old.system.variant() != new.system.variant() {
+        return Some("another system".into());
+    }
+    if old.noise != new.noise {
+        return Some("the load noise changed".into());
+    }
+    if old.run != new.run {
+        return Some("the run settings changed".into());
+    }
+    if let Some(key) = changed_restart_key(old.system.params(), new.system.params()) {
+        return Some(format!("system.{key} changed"));
+    }
+    let (old_laws, new_laws) = (old.contact_laws(), new.contact_laws());
+    if old_laws.len() != new_laws.len() {
+        return Some("another number of contacts".into());
+    }
+    for (i, (a, b)) in old_laws.iter().zip(&new_laws).enumerate() {
+        if a.variant() != b.variant() {
+            return Some(format!("contact {} has another law", i + 1));
+        }
+        if let Some(key) = changed_restart_key(a.params(), b.params()) {
+            return Some(format!("contact {}: law.{key} changed", i + 1));
+        }
+    }
+    None
 }
 
-/// Applies system and law parameters to a running system; `false` if not possible.
-fn apply_live(runner: &mut Runner, preset: &Preset) -> bool {
-    match (runner, &preset.system) {
-        (Runner::Flow(sim), SystemConfig::BeltBlock(params)) => {
-            let Some(bb) = sim
-                .model_mut()
-                .as_any_mut()
-                .and_then(|a| a.downcast_mut::<BeltBlock>())
-            else {
-                return false;
-            };
-            if !bb.law_mut().set_params(&preset.law) {
-                return false;
-            }
-            bb.set_params(params.clone());
-            sim.reinitialize().is_ok()
-        }
-        (Runner::Flow(sim), SystemConfig::Lorenz(params)) => {
-            let Some(m) = sim
-                .model_mut()
-                .as_any_mut()
-                .and_then(|a| a.downcast_mut::<Lorenz>())
-            else {
-                return false;
-            };
-            m.set_params(params.clone());
-            sim.reinitialize().is_ok()
-        }
-        (Runner::Map(run), SystemConfig::LogisticMap(params)) => run
-            .map_mut()
-            .as_any_mut()
-            .and_then(|a| a.downcast_mut::<LogisticMap>())
-            .map(|m| m.set_params(params.clone()))
-            .is_some(),
-        (Runner::Map(run), SystemConfig::HenonMap(params)) => run
-            .map_mut()
-            .as_any_mut()
-            .and_then(|a| a.downcast_mut::<HenonMap>())
-            .map(|m| m.set_params(params.clone()))
-            .is_some(),
-        _ => false,
-    }
+/// The first parameter flagged `restart` whose value differs.
+fn changed_restart_key(old: &dyn ParamSet, new: &dyn ParamSet) -> Option<&'static str> {
+    old.meta()
+        .iter()
+        .filter(|m| m.restart)
+        .find(|m| old.get(m.key) != new.get(m.key))
+        .map(|m| m.key)
 }
 
 /// Forcing period when the system is periodically forced (the belt joint's belt turn).

@@ -7,7 +7,7 @@
 //! save maps like flows. Every iterate is also a Poincaré point (a map is its own section).
 
 use super::driver::{SampleSink, SectionId, Stats};
-use super::{Column, SimError, is_bounded};
+use super::{Column, Role, SimError, is_bounded};
 
 /// A discrete dynamical system `x_{n+1} = F(x_n)`.
 ///
@@ -43,9 +43,13 @@ pub trait MapModel {
     /// Fills one output row (same order as [`columns`](MapModel::columns)).
     fn observe(&self, x: &[f64], row: &mut [f64]);
 
-    /// The concrete map, for front ends that change its parameters while it runs.
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        None
+    /// Takes new parameters while running, keeping the state (see
+    /// [`Model::reconfigure`](super::Model::reconfigure)); the default refuses.
+    fn reconfigure(
+        &mut self,
+        _spec: &crate::systems::SystemSpec,
+    ) -> Result<(), crate::systems::Restart> {
+        Err(crate::systems::Restart::Unsupported)
     }
 }
 
@@ -111,10 +115,24 @@ impl MapRun {
 
     /// Output column names: `t`, the map's columns, `event`.
     pub fn column_names(&self) -> Vec<String> {
-        let mut v = vec!["t".to_string()];
-        v.extend(self.map.columns().into_iter().map(|c| c.name));
-        v.push("event".into());
+        self.columns().into_iter().map(|c| c.name).collect()
+    }
+
+    /// Output columns with their meaning: `t` (the iteration index `n`), the map's columns,
+    /// `event` (always 0).
+    pub fn columns(&self) -> Vec<Column> {
+        let mut v = vec![Column::new("t", "").role(Role::Time).symbol("n")];
+        v.extend(self.map.columns());
+        v.push(Column::new("event", "").role(Role::EventFlag));
         v
+    }
+
+    /// Takes new parameters; the next iteration uses them.
+    pub fn reconfigure(
+        &mut self,
+        spec: &crate::systems::SystemSpec,
+    ) -> Result<(), crate::systems::Restart> {
+        self.map.reconfigure(spec)
     }
 
     /// Sends every iterate to [`SampleSink::push_section`] as well.

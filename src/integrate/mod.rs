@@ -4,6 +4,7 @@
 //! driver [`Simulation`] that locates events (stick/slip switches) on the solution; discrete
 //! maps ([`MapModel`], [`MapRun`]) and a [`Runner`] over either.
 
+pub mod column;
 pub mod dopri5;
 pub mod driver;
 pub mod error;
@@ -20,10 +21,11 @@ pub mod runner;
 pub mod stepper;
 pub mod tolerance;
 
+pub use column::{Column, Role};
 pub use driver::{SampleSink, Simulation, Stats};
 pub use error::{SimError, is_bounded};
 pub use map::{MapModel, MapRun};
 pub use method::Method;
-pub use model::{Column, Model};
+pub use model::Model;
 pub use runner::Runner;
 pub use tolerance::Tolerance;

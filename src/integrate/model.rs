@@ -1,26 +1,9 @@
 //! The interface between a simulated system and the integrators.
 
 use super::SimError;
+pub use super::column::Column;
 use super::rk4_batch::Rk4Batch;
-
-/// One output column: name (CSV header) and unit.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Column {
-    /// Column name, e.g. `v_rel`.
-    pub name: String,
-    /// SI unit, e.g. `m/s` ("" when dimensionless).
-    pub unit: String,
-}
-
-impl Column {
-    /// A column with name and unit.
-    pub fn new(name: impl Into<String>, unit: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            unit: unit.into(),
-        }
-    }
-}
+use crate::systems::{Restart, SystemSpec};
 
 /// A hybrid dynamical system `ẏ = f(t, y, mode)` with event functions and mode switches.
 ///
@@ -114,9 +97,22 @@ pub trait Model {
     /// located on the dense solution.
     fn sections(&self, _t: f64, _y: &[f64], _s: &mut [f64]) {}
 
-    /// The concrete model, for front ends that change its parameters while it runs.
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        None
+    /// Takes new parameters while running (a slider moved): the system and its contacts' laws
+    /// take `spec`'s values in place, keeping the state, the discrete modes and the laws'
+    /// memories; the driver then calls [`resume`](Model::resume). `Err` when the change needs
+    /// a fresh start (another law, another number of states or events); the model is then
+    /// left as it was. The default refuses.
+    fn reconfigure(&mut self, _spec: &SystemSpec) -> Result<(), Restart> {
+        Err(Restart::Unsupported)
+    }
+
+    /// Continues from the current state after [`reconfigure`](Model::reconfigure): keeps
+    /// modes and memories, and switches any mode whose guard the new parameters violate (a
+    /// lowered static threshold breaks a stuck contact away) exactly as the event would have.
+    /// The default chooses the mode afresh with [`initialize`](Model::initialize), right for
+    /// models without memory.
+    fn resume(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+        self.initialize(t, y)
     }
 
     /// Whether the model is stiff enough to need an implicit integrator by default.

@@ -3,7 +3,8 @@
 
 use super::driver::{SampleSink, Stats};
 use super::map::{MAP_SECTION, MapRun};
-use super::{SimError, Simulation};
+use super::{Column, SimError, Simulation};
+use crate::systems::{Restart, SystemSpec};
 
 /// A running flow or map.
 pub enum Runner {
@@ -43,6 +44,23 @@ impl Runner {
         match self {
             Runner::Flow(s) => s.column_names(),
             Runner::Map(m) => m.column_names(),
+        }
+    }
+
+    /// Output columns with their meaning: `t`, the system's columns, `event`.
+    pub fn columns(&self) -> Vec<Column> {
+        match self {
+            Runner::Flow(s) => s.columns(),
+            Runner::Map(m) => m.columns(),
+        }
+    }
+
+    /// Takes new parameters while running, keeping the state, modes and law memories; on
+    /// `Err` the run is unchanged and must be started afresh.
+    pub fn reconfigure(&mut self, spec: &SystemSpec) -> Result<(), Restart> {
+        match self {
+            Runner::Flow(s) => s.reconfigure(spec),
+            Runner::Map(m) => m.reconfigure(spec),
         }
     }
 

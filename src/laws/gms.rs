@@ -58,7 +58,7 @@ crate::param_struct! {
     /// GMS parameters (force units; the force levels follow the normal-load ratio N/N₀).
     pub struct GmsParams {
         /// Number of elements M (weights α_i = 1/M, break distances d_i = d_max·i/M).
-        n_elements: "n_elements" = 8.0, "Number of elements", "M", "", [1.0, 200.0], Linear, integer;
+        n_elements: "n_elements" = 8.0, "Number of elements", "M", "", [1.0, 200.0], Linear, integer, restart;
         /// Coulomb (kinetic) force level of the Stribeck curve s(v).
         f_c_n: "f_c" = 1.0, "Coulomb force", "F_C", "N", [1e-3, 100.0], Linear;
         /// Static force level s(0); with d_max it sets the element stiffnesses.
@@ -429,5 +429,28 @@ mod tests {
         assert_eq!(law.slipping(), &[false; 4]);
         assert_eq!(law.steady_force(0.0, 1.0), 0.0);
         assert!((law.steady_force(-1e-3, 1.0) - (1.0 + (-1.0f64).exp() + 0.5e-3)).abs() < 1e-15);
+    }
+
+    /// A slipping element sits below its threshold once `s(v)` rises (the block slows down);
+    /// a live parameter change (`resume`) keeps it slipping, where choosing the modes afresh
+    /// (`initialize`) would make it stick again and load it at `k_i·v`.
+    #[test]
+    fn resume_keeps_slipping_elements_below_their_threshold() {
+        let mut law = Gms::new(params());
+        let mut s = [0.0; 4];
+        let fast = Contact::kinematic(0.0, 1e-3, 1.0);
+        law.initialize(&fast, &mut s);
+        // Element 0 a hair past its threshold at 1 mm/s: the after-step hook lets it slip.
+        s[0] = law.weights()[0] * law.params.stribeck(1e-3) * (1.0 + 1e-12);
+        assert!(law.after_step(&fast, &mut s));
+        assert_eq!(law.slipping(), &[true, false, false, false]);
+        // Slower: s(v) rises, the slipping element is now below its threshold.
+        let slow = Contact::kinematic(0.1, 1e-4, 1.0);
+        assert!(s[0] < law.weights()[0] * law.params.stribeck(1e-4));
+        let mut afresh = law.clone();
+        afresh.initialize(&slow, &mut s.clone());
+        assert_eq!(afresh.slipping(), &[false; 4], "what a restart did");
+        assert_eq!(law.resume(&slow, &mut s), LawSwitch::Continue);
+        assert_eq!(law.slipping(), &[true, false, false, false]);
     }
 }

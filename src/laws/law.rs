@@ -44,6 +44,16 @@ pub trait FrictionLaw {
         LawSwitch::Continue
     }
 
+    /// Continues after the parameters changed in place ([`set_params`](super::Law::set_params)
+    /// on a running law): keeps the states, the mode and its memory (dwell time, branch,
+    /// slipping elements), and switches only where a guard of the current mode is now violated
+    /// (`g < 0`: a lowered static threshold breaks a stuck contact away), exactly as the event
+    /// would have fired. Laws whose states must also be projected onto the new parameters'
+    /// invariant set (a lowered limit) do it in their after-step hook.
+    fn resume(&mut self, c: &Contact, s: &mut [f64]) -> LawSwitch {
+        resume_by_guards(self, c, s)
+    }
+
     /// Friction force on body 1 [N]; writes the state rates into `ds`.
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64;
 
@@ -97,4 +107,32 @@ pub trait FrictionLaw {
     fn is_stiff(&self) -> bool {
         true
     }
+}
+
+/// Most mode switches [`FrictionLaw::resume`] makes in a row (a switch may leave another guard
+/// violated, e.g. slip⁺ → stick → slip⁻; more would mean inconsistent guards).
+const MAX_RESUME_SWITCHES: usize = 4;
+
+/// [`FrictionLaw::resume`]'s default: fire every event whose guard is negative, in index
+/// order, until none is (at most [`MAX_RESUME_SWITCHES`] switches). Returns
+/// [`LawSwitch::Stick`] when the last switch entered rigid stick.
+pub fn resume_by_guards<L: FrictionLaw + ?Sized>(
+    law: &mut L,
+    c: &Contact,
+    s: &mut [f64],
+) -> LawSwitch {
+    let n = law.n_events();
+    if n == 0 {
+        return LawSwitch::Continue;
+    }
+    let mut g = vec![0.0; n];
+    let mut switch = LawSwitch::Continue;
+    for _ in 0..MAX_RESUME_SWITCHES {
+        law.events(c, s, &mut g);
+        let Some(i) = g.iter().position(|&gi| gi < 0.0) else {
+            break;
+        };
+        switch = law.apply_event(i, c, s);
+    }
+    switch
 }

@@ -92,7 +92,7 @@ crate::param_struct! {
     /// Maxwell-slip parameters (not scaled by the normal load).
     pub struct MaxwellSlipParams {
         /// Number of elasto-slide elements M (Δ_j = d_max·j/M, k_j = F_C/(M·Δ_j)).
-        n_elements: "n_elements" = 8.0, "Number of elements", "M", "", [1.0, 200.0], Linear, integer;
+        n_elements: "n_elements" = 8.0, "Number of elements", "M", "", [1.0, 200.0], Linear, integer, restart;
         /// Gross-sliding force Σ k_j·Δ_j.
         f_c_n: "f_c" = 1.0, "Gross-sliding force", "F_C", "N", [1e-3, 100.0], Linear;
         /// Pre-sliding distance: the largest element deflection, reached when all elements slip.

@@ -32,7 +32,7 @@ pub mod tustin;
 
 pub use contact::{Contact, LawSwitch, sgn};
 pub use irreversibility::{Branch, IrreversibleCurve, IrreversibleLaw};
-pub use law::{FrictionLaw, LawJacobian};
+pub use law::{FrictionLaw, LawJacobian, resume_by_guards};
 pub use normal_noise::{NoiseParams, NormalLoadNoise};
 pub use set_valued::StickMode;
 pub use sign_model::{REGULARIZATION_RANGE_MPS, SignModel};
@@ -137,6 +137,13 @@ macro_rules! law_registry {
         }
 
         impl Law {
+            /// Variant name of the law (`LuGre`), as in [`LawConfig::variant`].
+            pub fn variant(&self) -> &'static str {
+                match self {
+                    $(Law::$variant(_) => stringify!($variant),)*
+                }
+            }
+
             /// Calls `visitor` with the law's concrete type, so generic code over
             /// [`FrictionLaw`] is compiled once per law (no enum match in its inner loop).
             pub fn visit<V: LawVisitor>(&self, visitor: V) -> V::Output {
@@ -218,21 +225,26 @@ impl LawConfig {
     }
 }
 
+/// Key of the sign-treatment option of the laws that have one (the static laws).
+pub const SIGN_KEY: &str = "sign";
+
 impl LawConfig {
-    /// The sign treatment of laws that have one (static laws), for the GUI's option menu.
-    pub fn sign_model_mut(&mut self) -> Option<&mut SignModel> {
-        match self {
-            LawConfig::Coulomb(p) => Some(&mut p.sign),
-            LawConfig::StaticKinetic(p) => Some(&mut p.sign),
-            LawConfig::StribeckS1(p) => Some(&mut p.sign),
-            LawConfig::Tustin(p) => Some(&mut p.sign),
-            LawConfig::BoPavelescu(p) => Some(&mut p.sign),
-            LawConfig::Gaussian(p) => Some(&mut p.sign),
-            LawConfig::Lorentzian(p) => Some(&mut p.sign),
-            LawConfig::PoppStelter(p) => Some(&mut p.sign),
-            #[allow(unreachable_patterns)]
-            _ => None,
+    /// The sign treatment of laws that have one (their `sign` option), for the window's
+    /// option menu; `None` for the others.
+    pub fn sign_model(&self) -> Option<SignModel> {
+        let params = self.params();
+        if !params.extra_keys().contains(&SIGN_KEY) {
+            return None;
         }
+        crate::preset::ron_io::parse_fragment(&params.get_text(SIGN_KEY)?).ok()
+    }
+
+    /// Sets the sign treatment of a law that has one; `false` for the others.
+    pub fn set_sign_model(&mut self, sign: SignModel) -> bool {
+        let Ok(text) = crate::preset::ron_io::to_compact(&sign) else {
+            return false;
+        };
+        self.params_mut().set_text(SIGN_KEY, &text).is_ok()
     }
 }
 
@@ -257,6 +269,9 @@ impl FrictionLaw for Law {
     }
     fn initialize(&mut self, c: &Contact, s: &mut [f64]) -> LawSwitch {
         dispatch!(self, l => l.initialize(c, s))
+    }
+    fn resume(&mut self, c: &Contact, s: &mut [f64]) -> LawSwitch {
+        dispatch!(self, l => l.resume(c, s))
     }
     #[inline]
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64 {

@@ -1,10 +1,12 @@
 //! Finds where a field is written in RON text, so that validation errors found after parsing
 //! (out-of-range values) still point to `file:line:col`.
 
-/// Line and column (1-based, in characters) of the key of field `path` (`law.mu_s`).
-/// Falls back to the deepest enclosing field that is present, then to `1:1`.
+/// Line and column (1-based, in characters) of the key of field `path` (`law.mu_s`; list
+/// elements by index, `contacts[1].law.mu_s`). Falls back to the deepest enclosing field that
+/// is present, then to `1:1`.
 pub fn locate_field(text: &str, path: &str) -> (usize, usize) {
-    let target: Vec<&str> = path.split('.').collect();
+    let normalised = path.replace('[', ".").replace(']', "");
+    let target: Vec<&str> = normalised.split('.').collect();
     let mut best: Option<(usize, (usize, usize))> = None;
     for (key_path, pos) in field_positions(text) {
         let matched = key_path
@@ -27,12 +29,15 @@ fn field_positions(text: &str) -> Vec<(Vec<String>, (usize, usize))> {
     struct Frame {
         key_at_open: Option<String>,
         current_key: Option<String>,
+        /// Index of the current element when the frame is a list (`[`).
+        element: Option<usize>,
     }
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut stack = vec![Frame {
         key_at_open: None,
         current_key: None,
+        element: None,
     }];
     let (mut line, mut col) = (1usize, 1usize);
     let mut i = 0;
@@ -74,11 +79,24 @@ fn field_positions(text: &str) -> Vec<(Vec<String>, (usize, usize))> {
                 advance(&mut i, &mut line, &mut col, &chars);
             }
         } else if c == '(' || c == '[' || c == '{' {
-            let key = stack.last().and_then(|f| f.current_key.clone());
+            // An element of a list is keyed by its index.
+            let key = stack.last().and_then(|f| {
+                f.element
+                    .map(|k| k.to_string())
+                    .or_else(|| f.current_key.clone())
+            });
             stack.push(Frame {
                 key_at_open: key,
                 current_key: None,
+                element: (c == '[').then_some(0),
             });
+            advance(&mut i, &mut line, &mut col, &chars);
+        } else if c == ',' {
+            if let Some(f) = stack.last_mut()
+                && let Some(k) = f.element.as_mut()
+            {
+                *k += 1;
+            }
             advance(&mut i, &mut line, &mut col, &chars);
         } else if c == ')' || c == ']' || c == '}' {
             if stack.len() > 1 {
@@ -126,6 +144,14 @@ mod tests {
         // Missing field: point at its parent.
         assert_eq!(locate_field(TEXT, "law.v_s"), (4, 5));
         assert_eq!(locate_field(TEXT, "system.mass"), (1, 1));
+    }
+
+    #[test]
+    fn list_elements_are_found_by_index() {
+        let t = "(\n  contacts: [\n    (contact: 1, law: A(mu: 1)),\n    (contact: 2, law: B(mu: 2)),\n  ],\n)";
+        assert_eq!(locate_field(t, "contacts[1].law.mu"), (4, 25));
+        assert_eq!(locate_field(t, "contacts[0].contact"), (3, 6));
+        assert_eq!(locate_field(t, "contacts[1]"), (2, 3));
     }
 
     #[test]

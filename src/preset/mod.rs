@@ -1,30 +1,39 @@
 //! Presets: a versioned RON document holding everything needed to reproduce a run — system,
-//! friction law, optional load noise and run settings — plus a name and a description shown to
-//! students.
+//! friction law (one for every contact, per-contact overrides, seeded spread of parameters
+//! across contacts), optional load noise and run settings — plus a name and a description
+//! shown to students.
+//!
+//! Schema history: version 1 had one law for the whole system; version 2 adds `contacts` and
+//! `spread` (both optional). A version-1 file reads unchanged and is upgraded on read; saving
+//! writes version 2.
 //!
 //! Reading is strict where it matters: unknown fields, wrong types, non-finite and out-of-range
 //! values are rejected with `file:line:col` and the field's dotted path; fields left out take
 //! their documented defaults, so a preset saved today still opens when fields are added later.
 
 pub mod builtin;
+pub mod contacts;
 mod error;
 mod locate;
 pub mod ron_io;
 mod set_path;
 
+pub use contacts::{ContactOverride, Distribution, LawSpread};
 pub use error::{PresetError, Problem};
 pub use locate::locate_field;
 
 use serde::{Deserialize, Serialize};
 
 use crate::integrate::driver::DriverSettings;
-use crate::integrate::{MapRun, Method, Runner, SimError, Simulation};
-use crate::laws::{LawConfig, NoiseParams, NormalLoadNoise};
+use crate::integrate::{MapModel, MapRun, Method, Model, Runner, SimError, Simulation};
+use crate::laws::{LawConfig, NoiseParams};
 use crate::params::{ExtraField, ParamSet};
-use crate::systems::SystemConfig;
+use crate::systems::{SystemConfig, SystemSpec};
 
 /// Schema version written by this build; older versions are read and upgraded.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
+/// Oldest schema version this build reads.
+pub const OLDEST_SCHEMA_VERSION: u32 = 1;
 
 impl ExtraField for Method {}
 
@@ -58,8 +67,14 @@ pub struct Preset {
     pub description: String,
     /// Mechanical system.
     pub system: SystemConfig,
-    /// Friction law.
+    /// Friction law of every contact that has no law of its own.
     pub law: LawConfig,
+    /// Contacts with their own law (schema v2).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub contacts: Vec<ContactOverride>,
+    /// Seeded random spread of law parameters across the contacts (schema v2).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spread: Vec<LawSpread>,
     /// Optional stochastic normal-load fluctuation (applies to any law).
     pub noise: Option<NoiseParams>,
     /// Run settings.
@@ -74,6 +89,8 @@ impl Default for Preset {
             description: String::new(),
             system: SystemConfig::default(),
             law: LawConfig::default(),
+            contacts: Vec::new(),
+            spread: Vec::new(),
             noise: None,
             run: RunSettings::default(),
         }
@@ -83,13 +100,14 @@ impl Default for Preset {
 impl Preset {
     /// Parses and validates preset text; `source` names it in messages (a path or `<builtin>`).
     pub fn from_ron(text: &str, source: &str) -> Result<Self, PresetError> {
-        let preset = error::parse(text, source)?;
+        let mut preset = error::parse(text, source)?;
         let problems = preset.problems();
-        if problems.is_empty() {
-            Ok(preset)
-        } else {
-            Err(PresetError::invalid(source, text, problems))
+        if !problems.is_empty() {
+            return Err(PresetError::invalid(source, text, problems));
         }
+        // Every older version is a subset of this one: upgrading is only the number.
+        preset.version = SCHEMA_VERSION;
+        Ok(preset)
     }
 
     /// Reads and validates a preset file.
@@ -125,6 +143,15 @@ impl Preset {
                     self.version, SCHEMA_VERSION
                 ),
             ));
+        } else if self.version < OLDEST_SCHEMA_VERSION {
+            out.push((
+                "version".into(),
+                format!(
+                    "preset schema version {} does not exist; versions {OLDEST_SCHEMA_VERSION} \
+                     to {SCHEMA_VERSION} are read",
+                    self.version
+                ),
+            ));
         }
         let sections: [(&str, Option<&dyn ParamSet>); 4] = [
             ("system", Some(self.system.params())),
@@ -139,6 +166,13 @@ impl Preset {
                 }
             }
         }
+        out.extend(contacts::problems(
+            &self.law,
+            &self.contacts,
+            &self.spread,
+            self.system.n_contacts(),
+            self.system.info().name,
+        ));
         if self.noise.is_some() && !self.system.uses_law() {
             out.push((
                 "noise".into(),
@@ -156,10 +190,49 @@ impl Preset {
         set_path::set_path(self, path, value)
     }
 
+    /// The law of every contact, resolved from `law`, `contacts` and `spread`.
+    pub fn contact_laws(&self) -> Vec<LawConfig> {
+        contacts::resolve(
+            &self.law,
+            &self.contacts,
+            &self.spread,
+            self.system.n_contacts(),
+        )
+    }
+
+    /// The system with one resolved law per contact and the load noise: what a model is built
+    /// from and what a running model takes live.
+    pub fn spec(&self) -> SystemSpec {
+        SystemSpec {
+            system: self.system.clone(),
+            laws: self.contact_laws(),
+            noise: self.noise.clone(),
+        }
+    }
+
+    /// The law of contact `index` (from 0), after overrides and spread.
+    pub fn contact_law(&self, index: usize) -> LawConfig {
+        self.contact_laws()
+            .into_iter()
+            .nth(index)
+            .unwrap_or_else(|| self.law.clone())
+    }
+
+    /// Builds the flow model with its initial state (maps: a stand-in that refuses to start;
+    /// see [`SystemSpec::build_flow`]).
+    pub fn build_model(&self) -> (Box<dyn Model + Send>, Vec<f64>) {
+        self.spec().build_flow()
+    }
+
+    /// Builds the map with its initial state; `None` for flows.
+    pub fn build_map(&self) -> Option<(Box<dyn MapModel + Send>, Vec<f64>)> {
+        self.spec().build_map()
+    }
+
     /// Builds the run this preset describes, at `t = 0`: a [`Simulation`] for flows, a
     /// [`MapRun`] for discrete maps.
     pub fn build_runner(&self) -> Result<Runner, SimError> {
-        match self.system.build_map() {
+        match self.build_map() {
             Some((map, x0)) => Ok(Runner::Map(MapRun::new(map, x0)?)),
             None => Ok(Runner::Flow(Box::new(self.build_simulation()?))),
         }
@@ -179,8 +252,7 @@ impl Preset {
     /// Builds the simulation this preset describes, at `t = 0` (flows only: a discrete map
     /// fails with [`SimError::Model`]; see [`build_runner`](Self::build_runner)).
     pub fn build_simulation(&self) -> Result<Simulation, SimError> {
-        let noise = self.noise.clone().map(NormalLoadNoise::new);
-        let (model, y0) = self.system.build(&self.law, noise);
+        let (model, y0) = self.build_model();
         Simulation::new(model, y0, 0.0, self.driver_settings())
     }
 }

@@ -12,8 +12,16 @@
 use super::joint::BeltJoint;
 use super::reversal::Reversal;
 use crate::integrate::rk4_batch::{BatchRhs, Rk4Batch};
-use crate::integrate::{Column, Model, SimError};
-use crate::laws::{Contact, FrictionLaw, Law, LawJacobian, LawSwitch, LawVisitor, NormalLoadNoise};
+use super::contacts::check_same_structure;
+use super::{
+    Anchor, Built, ConfigOf, ContactInfo, Derived, Dof, Layout, Link, LinkKind, Restart,
+    Surface, SystemKind, SystemSpec,
+};
+use crate::integrate::{Column, Model, Role, SimError};
+use crate::laws::{
+    Contact, FrictionLaw, Law, LawConfig, LawJacobian, LawSwitch, LawVisitor, NoiseParams,
+    NormalLoadNoise,
+};
 
 /// Equation of motion shown in the GUI.
 pub const EQUATION: &str = "m·ẍ + c·ẋ + k·x = F_f(ẋ − v_b, N(t)),  v_b = 2π·R_w·n/60";
@@ -40,9 +48,9 @@ crate::param_struct! {
         /// Length of the belt's overlapping joint.
         joint_length_m: "joint_length" = 0.02, "Joint length", "ℓ_j", "m", [0.0, 0.5], Linear;
         /// Initial spring extension of the block.
-        initial_position_m: "initial_position" = 0.0, "Initial position", "x₀", "m", [-1.0, 1.0], Linear;
+        initial_position_m: "initial_position" = 0.0, "Initial position", "x₀", "m", [-1.0, 1.0], Linear, restart;
         /// Initial block velocity relative to the belt (0: carried along by the belt).
-        initial_slip_velocity_mps: "initial_slip_velocity" = 0.0, "Initial slip velocity", "v_rel,0", "m/s", [-10.0, 10.0], Linear;
+        initial_slip_velocity_mps: "initial_slip_velocity" = 0.0, "Initial slip velocity", "v_rel,0", "m/s", [-10.0, 10.0], Linear, restart;
     }
 }
 
@@ -60,6 +68,78 @@ impl BeltBlockParams {
     /// Natural angular frequency `√(k/m)` [rad/s].
     pub fn omega_rad_per_s(&self) -> f64 {
         (self.stiffness_n_per_m / self.mass_kg).sqrt()
+    }
+}
+
+impl SystemKind for BeltBlockParams {
+    const NAME: &'static str = "Belt–block test bench";
+    const EQUATION: &'static str = EQUATION;
+
+    fn n_contacts(&self) -> usize {
+        1
+    }
+
+    fn layout(&self) -> Layout {
+        Layout {
+            dofs: vec![Dof {
+                name: "block".into(),
+                symbol: "x".into(),
+                unit: "m".into(),
+                mass: self.mass_kg,
+            }],
+            contacts: vec![ContactInfo {
+                name: "block on the belt".into(),
+                dof: 0,
+                surface: Surface::Belt,
+            }],
+            links: vec![Link {
+                kind: LinkKind::SpringDamper,
+                a: Anchor::Ground,
+                b: Anchor::Dof(0),
+                label: "k, c".into(),
+            }],
+            driver_speed_mps: Some(self.belt_speed_mps()),
+        }
+    }
+
+    /// The belt-turn period when the belt joint is active.
+    fn forcing_period_s(&self) -> Option<f64> {
+        let active =
+            self.joint_amplitude > 0.0 && self.joint_length_m > 0.0 && self.belt_speed_mps() > 0.0;
+        active.then(|| self.belt_period_s())
+    }
+
+    /// The belt-turn period `L_b/v_b`, with or without the joint.
+    fn drive_period_s(&self) -> Option<f64> {
+        let p = self.belt_period_s();
+        (p.is_finite() && p > 0.0).then_some(p)
+    }
+
+    fn derived(&self) -> Vec<Derived> {
+        vec![
+            Derived {
+                label: "v_b",
+                value: self.belt_speed_mps(),
+                unit: "m/s",
+            },
+            Derived {
+                label: "belt turn",
+                value: self.belt_period_s(),
+                unit: "s",
+            },
+            Derived {
+                label: "f₀",
+                value: self.omega_rad_per_s() / std::f64::consts::TAU,
+                unit: "Hz",
+            },
+        ]
+    }
+
+    fn build(&self, laws: &[LawConfig], noise: Option<&NoiseParams>) -> Built {
+        let law = laws.first().map(LawConfig::build).unwrap_or_else(|| LawConfig::default().build());
+        let model = BeltBlock::new(self.clone(), law, noise.cloned().map(NormalLoadNoise::new));
+        let y0 = model.initial_state();
+        Built::Flow(Box::new(model), y0)
     }
 }
 
@@ -291,6 +371,13 @@ impl BeltBlock {
         0.5 * p.mass_kg * y[1] * y[1] + 0.5 * p.stiffness_n_per_m * y[0] * y[0]
     }
 
+    /// E₀ such that the balance error is zero now; at t = 0 the work integrals are zero and
+    /// this is the initial energy, after a live parameter change it restarts the check.
+    fn rebase_energy(&mut self, y: &[f64]) {
+        let q = 2 + self.n_law;
+        self.initial_energy_j = self.mechanical_energy_j(y) - (y[q + 1] + y[q] - y[q + 2]);
+    }
+
     fn apply_switch(&self, switch: LawSwitch, y: &mut [f64]) {
         if switch == LawSwitch::Stick {
             y[1] = self.belt_speed_mps;
@@ -363,10 +450,34 @@ impl Model for BeltBlock {
         if let Some(r) = self.reversal.as_mut() {
             r.reset(y[1] - self.belt_speed_mps);
         }
-        // E₀ such that the balance error is zero now; at t = 0 the work integrals are zero and
-        // this is the initial energy, after a live parameter change it restarts the check.
-        let q = 2 + n;
-        self.initial_energy_j = self.mechanical_energy_j(y) - (y[q + 1] + y[q] - y[q + 2]);
+        self.rebase_energy(y);
+        Ok(())
+    }
+
+    fn reconfigure(&mut self, spec: &SystemSpec) -> Result<(), Restart> {
+        let params = BeltBlockParams::of(&spec.system)
+            .ok_or_else(|| Restart::Changed("another system was chosen".into()))?;
+        spec.check_contacts()?;
+        check_same_structure(std::slice::from_ref(&self.law), &spec.laws)?;
+        if self.noise.as_ref().map(|n| &n.params) != spec.noise.as_ref() {
+            return Err(Restart::Changed("the load noise changed".into()));
+        }
+        self.law.set_params(&spec.laws[0]);
+        self.set_params(params.clone());
+        Ok(())
+    }
+
+    /// Keeps the law's states, mode and memory ([`FrictionLaw::resume`]) and restarts the
+    /// energy check from the current state.
+    fn resume(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+        let c = self.contact(t, y);
+        let n = self.n_law;
+        let switch = self.law.resume(&c, &mut y[2..2 + n]);
+        self.apply_switch(switch, y);
+        if let Some(r) = self.reversal.as_mut() {
+            r.reset(y[1] - self.belt_speed_mps);
+        }
+        self.rebase_energy(y);
         Ok(())
     }
 
@@ -466,22 +577,46 @@ impl Model for BeltBlock {
 
     fn columns(&self) -> Vec<Column> {
         let mut cols = vec![
-            Column::new("x", "m"),
-            Column::new("v", "m/s"),
-            Column::new("v_rel", "m/s"),
-            Column::new("friction_force", "N"),
-            Column::new("spring_force", "N"),
-            Column::new("stick", ""),
-            Column::new("normal_load", "N"),
+            Column::new("x", "m").role(Role::Position(0)),
+            Column::new("v", "m/s").role(Role::Velocity(0)),
+            Column::new("v_rel", "m/s").role(Role::SlipVelocity(0)),
+            Column::new("friction_force", "N")
+                .role(Role::FrictionForce(0))
+                .symbol("F_f"),
+            Column::new("spring_force", "N")
+                .role(Role::SpringForce(0))
+                .symbol("F_k"),
+            Column::new("stick", "").role(Role::Stick(0)),
+            Column::new("normal_load", "N")
+                .role(Role::NormalLoad(0))
+                .symbol("N"),
         ];
-        cols.extend(self.law.state_columns());
+        cols.extend(
+            self.law
+                .state_columns()
+                .into_iter()
+                .enumerate()
+                .map(|(index, c)| c.role(Role::LawState { contact: 0, index })),
+        );
         cols.extend([
-            Column::new("e_kin", "J"),
-            Column::new("e_spring", "J"),
-            Column::new("w_friction", "J"),
-            Column::new("w_belt", "J"),
-            Column::new("w_damping", "J"),
-            Column::new("energy_error", "J"),
+            Column::new("e_kin", "J")
+                .role(Role::KineticEnergy)
+                .symbol("E_kin"),
+            Column::new("e_spring", "J")
+                .role(Role::StoredEnergy)
+                .symbol("E_spring"),
+            Column::new("w_friction", "J")
+                .role(Role::FrictionWork(Some(0)))
+                .symbol("W_friction"),
+            Column::new("w_belt", "J")
+                .role(Role::InputWork)
+                .symbol("W_belt"),
+            Column::new("w_damping", "J")
+                .role(Role::DampingWork)
+                .symbol("W_damping"),
+            Column::new("energy_error", "J")
+                .role(Role::EnergyError)
+                .symbol("ΔE"),
         ]);
         cols
     }
@@ -509,10 +644,6 @@ impl Model for BeltBlock {
         r[3] = w_b;
         r[4] = w_c;
         r[5] = (e_kin + e_spring) - (self.initial_energy_j + w_b + w_f - w_c);
-    }
-
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        Some(self)
     }
 
     fn section_names(&self) -> Vec<String> {

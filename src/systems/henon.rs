@@ -5,7 +5,9 @@
 //! The Jacobian determinant is `−b` at every point, so `λ₁ + λ₂ = ln|b|` exactly; with
 //! a = 1.4, b = 0.3: λ ≈ (0.419, −1.623).
 
-use crate::integrate::{Column, MapModel};
+use super::{Built, ConfigOf, Layout, Restart, SystemKind, SystemSpec};
+use crate::integrate::{Column, Role, MapModel};
+use crate::laws::{LawConfig, NoiseParams};
 
 /// Equation shown in the GUI.
 pub const EQUATION: &str = "x' = 1 − a·x² + y,   y' = b·x";
@@ -18,9 +20,29 @@ crate::param_struct! {
         /// Contraction (the Jacobian determinant is −b).
         b: "b" = 0.3, "Contraction", "b", "", [-1.0, 1.0], Linear;
         /// Initial x.
-        initial_x: "initial_x" = 0.0, "Initial x", "x₀", "", [-2.0, 2.0], Linear;
+        initial_x: "initial_x" = 0.0, "Initial x", "x₀", "", [-2.0, 2.0], Linear, restart;
         /// Initial y.
-        initial_y: "initial_y" = 0.0, "Initial y", "y₀", "", [-2.0, 2.0], Linear;
+        initial_y: "initial_y" = 0.0, "Initial y", "y₀", "", [-2.0, 2.0], Linear, restart;
+    }
+}
+
+impl SystemKind for HenonParams {
+    const NAME: &'static str = "Hénon map (reference)";
+    const EQUATION: &'static str = EQUATION;
+    const DISCRETE: bool = true;
+
+    fn n_contacts(&self) -> usize {
+        0
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::default()
+    }
+
+    fn build(&self, _laws: &[LawConfig], _noise: Option<&NoiseParams>) -> Built {
+        let map = HenonMap::new(self.clone());
+        let x0 = map.initial_state();
+        Built::Map(Box::new(map), x0)
     }
 }
 
@@ -68,14 +90,17 @@ impl MapModel for HenonMap {
     }
 
     fn columns(&self) -> Vec<Column> {
-        vec![Column::new("x", ""), Column::new("y", "")]
+        vec![Column::new("x", "").role(Role::State(0)), Column::new("y", "").role(Role::State(1))]
     }
 
     fn observe(&self, x: &[f64], row: &mut [f64]) {
         row.copy_from_slice(&x[..2]);
     }
 
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        Some(self)
+    fn reconfigure(&mut self, spec: &SystemSpec) -> Result<(), Restart> {
+        let params = HenonParams::of(&spec.system)
+            .ok_or_else(|| Restart::Changed("another system was chosen".into()))?;
+        self.set_params(params.clone());
+        Ok(())
     }
 }

@@ -6,10 +6,12 @@
 //! A passive companion `x2` starts `Δx₀` away and shows the divergence; it feeds nothing back and
 //! is left out of the Lyapunov spectrum. At r = 4 the exponent is ln 2.
 
-use crate::integrate::{Column, MapModel};
+use super::{Built, ConfigOf, Layout, Restart, SystemKind, SystemSpec};
+use crate::integrate::{Column, MapModel, Role};
+use crate::laws::{LawConfig, NoiseParams};
 
 /// Equation shown in the GUI.
-pub const EQUATION: &str = "x' = r·x·(1 − x)   (S1 Fig 15: r = 4, two starts 1e-5 apart)";
+pub const EQUATION: &str = "x' = r·x·(1 − x), iterated from two starts Δx₀ apart";
 
 crate::param_struct! {
     /// Logistic-map parameters (defaults: S1 Fig 15).
@@ -17,9 +19,29 @@ crate::param_struct! {
         /// Growth rate (chaotic at 4; period doubling from 3).
         r: "r" = 4.0, "Growth rate", "r", "", [0.0, 4.0], Linear;
         /// Start of the trajectory.
-        initial_x: "initial_x" = 0.3, "Initial x", "x₀", "", [0.0, 1.0], Linear;
+        initial_x: "initial_x" = 0.3, "Initial x", "x₀", "", [0.0, 1.0], Linear, restart;
         /// Offset of the companion trajectory's start (S1 Fig 15: 1e-5).
-        initial_offset: "initial_offset" = 1e-5, "Companion offset", "Δx₀", "", [-0.5, 0.5], Linear;
+        initial_offset: "initial_offset" = 1e-5, "Companion offset", "Δx₀", "", [-0.5, 0.5], Linear, restart;
+    }
+}
+
+impl SystemKind for LogisticParams {
+    const NAME: &'static str = "Logistic map (reference)";
+    const EQUATION: &'static str = EQUATION;
+    const DISCRETE: bool = true;
+
+    fn n_contacts(&self) -> usize {
+        0
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::default()
+    }
+
+    fn build(&self, _laws: &[LawConfig], _noise: Option<&NoiseParams>) -> Built {
+        let map = LogisticMap::new(self.clone());
+        let x0 = map.initial_state();
+        Built::Map(Box::new(map), x0)
     }
 }
 
@@ -78,8 +100,8 @@ impl MapModel for LogisticMap {
 
     fn columns(&self) -> Vec<Column> {
         vec![
-            Column::new("x", ""),
-            Column::new("x2", ""),
+            Column::new("x", "").role(Role::State(0)),
+            Column::new("x2", "").role(Role::State(1)).symbol("x₂"),
             Column::new("separation", ""),
         ]
     }
@@ -90,7 +112,10 @@ impl MapModel for LogisticMap {
         row[2] = x[1] - x[0];
     }
 
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        Some(self)
+    fn reconfigure(&mut self, spec: &SystemSpec) -> Result<(), Restart> {
+        let params = LogisticParams::of(&spec.system)
+            .ok_or_else(|| Restart::Changed("another system was chosen".into()))?;
+        self.set_params(params.clone());
+        Ok(())
     }
 }

@@ -5,7 +5,9 @@
 //! With σ = 10, ρ = 28, β = 8/3: λ ≈ (0.906, 0, −14.572), Σλ = −(σ + 1 + β) (the divergence
 //! `tr J` is constant), Kaplan–Yorke dimension ≈ 2.06.
 
-use crate::integrate::{Column, Model};
+use super::{Built, ConfigOf, Layout, Restart, SystemKind, SystemSpec};
+use crate::integrate::{Column, Role, Model};
+use crate::laws::{LawConfig, NoiseParams};
 
 /// Equation shown in the GUI.
 pub const EQUATION: &str = "ẋ = σ(y − x),  ẏ = x(ρ − z) − y,  ż = xy − βz";
@@ -20,11 +22,30 @@ crate::param_struct! {
         /// Geometric factor of the convection cell.
         beta: "beta" = 8.0 / 3.0, "Geometric factor", "β", "", [0.0, 20.0], Linear;
         /// Initial x.
-        initial_x: "initial_x" = 1.0, "Initial x", "x₀", "", [-100.0, 100.0], Linear;
+        initial_x: "initial_x" = 1.0, "Initial x", "x₀", "", [-100.0, 100.0], Linear, restart;
         /// Initial y.
-        initial_y: "initial_y" = 1.0, "Initial y", "y₀", "", [-100.0, 100.0], Linear;
+        initial_y: "initial_y" = 1.0, "Initial y", "y₀", "", [-100.0, 100.0], Linear, restart;
         /// Initial z.
-        initial_z: "initial_z" = 1.0, "Initial z", "z₀", "", [-100.0, 500.0], Linear;
+        initial_z: "initial_z" = 1.0, "Initial z", "z₀", "", [-100.0, 500.0], Linear, restart;
+    }
+}
+
+impl SystemKind for LorenzParams {
+    const NAME: &'static str = "Lorenz flow (reference)";
+    const EQUATION: &'static str = EQUATION;
+
+    fn n_contacts(&self) -> usize {
+        0
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::default()
+    }
+
+    fn build(&self, _laws: &[LawConfig], _noise: Option<&NoiseParams>) -> Built {
+        let model = Lorenz::new(self.clone());
+        let y0 = model.initial_state();
+        Built::Flow(Box::new(model), y0)
     }
 }
 
@@ -100,9 +121,9 @@ impl Model for Lorenz {
 
     fn columns(&self) -> Vec<Column> {
         vec![
-            Column::new("x", ""),
-            Column::new("y", ""),
-            Column::new("z", ""),
+            Column::new("x", "").role(Role::State(0)),
+            Column::new("y", "").role(Role::State(1)),
+            Column::new("z", "").role(Role::State(2)),
         ]
     }
 
@@ -118,8 +139,11 @@ impl Model for Lorenz {
         s[0] = (self.params.rho - 1.0) - y[2];
     }
 
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        Some(self)
+    fn reconfigure(&mut self, spec: &SystemSpec) -> Result<(), Restart> {
+        let params = LorenzParams::of(&spec.system)
+            .ok_or_else(|| Restart::Changed("another system was chosen".into()))?;
+        self.set_params(params.clone());
+        Ok(())
     }
 
     fn prefers_implicit(&self) -> bool {

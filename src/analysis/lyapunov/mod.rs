@@ -287,10 +287,10 @@ pub fn analyze(
     opts.forcing_period_s = opts
         .forcing_period_s
         .or_else(|| preset.system.forcing_period_s());
-    let (spectrum, largest) = match preset.system.build_map() {
+    let (spectrum, largest) = match preset.build_map() {
         Some((map, x0)) => {
             let spectrum = map_spectrum(map, &x0, &opts)?;
-            let map = preset.system.build_map().map(|(m, _)| m).ok_or_else(|| {
+            let map = preset.build_map().map(|(m, _)| m).ok_or_else(|| {
                 LyapunovError::Sim(SimError::Model {
                     t_s: 0.0,
                     message: "the map could not be rebuilt".into(),
@@ -304,14 +304,13 @@ pub fn analyze(
             (spectrum, largest)
         }
         None => {
-            let noise = || preset.noise.clone().map(crate::laws::NormalLoadNoise::new);
-            let (model, y0) = preset.system.build(&preset.law, noise());
+            let (model, y0) = preset.build_model();
             let settings = preset.driver_settings();
             let mut run = FlowSpectrum::new(model, y0.clone(), settings, &opts)?;
             run.run()?;
             let spectrum = run.spectrum();
             let largest = if benettin {
-                let build = || preset.system.build(&preset.law, noise()).0;
+                let build = || preset.build_model().0;
                 let mut b = FlowBenettin::new(&build, y0, settings, &opts)?;
                 b.run()?;
                 Some(b.result())

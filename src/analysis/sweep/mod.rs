@@ -356,8 +356,7 @@ pub fn sweep(
 ) -> Result<SweepResult, SweepError> {
     check(spec)?;
     let columns = {
-        let noise = base.noise.clone().map(crate::laws::NormalLoadNoise::new);
-        let (model, _) = base.system.build(&base.law, noise);
+        let (model, _) = base.build_model();
         model.columns().into_iter().map(|c| c.name).collect()
     };
     let shared = Shared {

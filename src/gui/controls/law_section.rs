@@ -18,48 +18,26 @@ const REG_META: ParamMeta = ParamMeta {
     max: REGULARIZATION_RANGE_MPS.1,
     scale: Scale::Log,
     integer: false,
+    restart: false,
     help: "Velocity scale of the smoothed sign (tanh, arctan) or width of Karnopp's band",
 };
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     let mut changed = false;
-    egui::CollapsingHeader::new("Friction law")
+    let n_contacts = app.session.preset.system.n_contacts();
+    let title = if n_contacts > 1 {
+        "Friction law (every contact)"
+    } else {
+        "Friction law"
+    };
+    egui::CollapsingHeader::new(title)
         .default_open(true)
         .show(ui, |ui| {
-            let current = app.session.preset.law.info();
-            let mut chosen = None;
-            egui::ComboBox::from_label("Friction law")
-                .selected_text(current.name)
-                .width(200.0)
-                .show_ui(ui, |ui| {
-                    for law in LAWS {
-                        let r = ui
-                            .selectable_label(law.variant == current.variant, law.name)
-                            .on_hover_text(law.summary);
-                        if r.clicked() && law.variant != current.variant {
-                            chosen = Some((law.default_config)());
-                        }
-                    }
-                });
-            if let Some(cfg) = chosen {
-                app.session.preset.law = cfg;
-                changed = true;
-            }
-            let info = app.session.preset.law.info();
-            ui.label(egui::RichText::new(info.equation).monospace().small());
-            ui.label(egui::RichText::new(info.summary).italics());
-            let params = app.session.preset.law.params_mut();
-            for meta in params.meta() {
-                let mut v = params.get(meta.key).unwrap_or(meta.default);
-                if param_slider(ui, meta, &mut v) && params.set(meta.key, v).is_ok() {
-                    changed = true;
-                }
-            }
-            if let Some(sign) = app.session.preset.law.sign_model_mut() {
-                changed |= sign_model_ui(ui, sign);
-            }
-            changed |= extra_fields_ui(ui, app.session.preset.law.params_mut());
+            changed |= law_editor(ui, &mut app.session.preset.law);
         });
+    if n_contacts > 1 {
+        changed |= super::contacts_section::show(app, ui);
+    }
     egui::CollapsingHeader::new("Normal-load noise")
         .default_open(false)
         .show(ui, |ui| {
@@ -97,12 +75,53 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     }
 }
 
+/// The law menu, its equation and summary, its sliders and options; `true` when it changed.
+pub(super) fn law_editor(ui: &mut egui::Ui, law: &mut crate::laws::LawConfig) -> bool {
+    let mut changed = false;
+    let current = law.info();
+    let mut chosen = None;
+    egui::ComboBox::from_label("Friction law")
+        .selected_text(current.name)
+        .width(200.0)
+        .show_ui(ui, |ui| {
+            for info in LAWS {
+                let r = ui
+                    .selectable_label(info.variant == current.variant, info.name)
+                    .on_hover_text(info.summary);
+                if r.clicked() && info.variant != current.variant {
+                    chosen = Some((info.default_config)());
+                }
+            }
+        });
+    if let Some(cfg) = chosen {
+        *law = cfg;
+        changed = true;
+    }
+    let info = law.info();
+    ui.label(egui::RichText::new(info.equation).monospace().small());
+    ui.label(egui::RichText::new(info.summary).italics());
+    let params = law.params_mut();
+    for meta in params.meta() {
+        let mut v = params.get(meta.key).unwrap_or(meta.default);
+        if param_slider(ui, meta, &mut v) && params.set(meta.key, v).is_ok() {
+            changed = true;
+        }
+    }
+    if let Some(mut sign) = law.sign_model()
+        && sign_model_ui(ui, &mut sign)
+    {
+        changed |= law.set_sign_model(sign);
+    }
+    changed |= extra_fields_ui(ui, law.params_mut());
+    changed
+}
+
 /// The law's other non-numeric options (e.g. the overstress form, an explicit element list),
 /// edited as RON text and applied when the text parses.
 fn extra_fields_ui(ui: &mut egui::Ui, params: &mut dyn ParamSet) -> bool {
     let mut changed = false;
     for &key in params.extra_keys() {
-        if key == "sign" {
+        if key == crate::laws::SIGN_KEY {
             continue;
         }
         let Some(current) = params.get_text(key) else {

@@ -1,6 +1,7 @@
 //! The side panel: preset, system, friction law, load noise and run controls. Every slider is
 //! generated from the parameter metadata of the core.
 
+mod contacts_section;
 mod law_section;
 mod param_slider;
 mod run_section;

@@ -18,6 +18,7 @@ const SPEED_META: ParamMeta = ParamMeta {
     max: 100.0,
     scale: Scale::Log,
     integer: false,
+    restart: false,
     help: "Model seconds per wall-clock second",
 };
 
@@ -31,6 +32,7 @@ const WINDOW_META: ParamMeta = ParamMeta {
     max: 1000.0,
     scale: Scale::Log,
     integer: false,
+    restart: false,
     help: "Length of the time window drawn in the plots",
 };
 

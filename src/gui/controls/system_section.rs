@@ -4,12 +4,8 @@ use eframe::egui;
 
 use super::param_slider;
 use crate::gui::TriboApp;
-use crate::systems::{SYSTEMS, SystemConfig};
-
-/// Initial conditions (changing them restarts the run) are the parameters keyed `initial_*`.
-fn is_initial(key: &str) -> bool {
-    key.starts_with("initial_")
-}
+use crate::systems::SYSTEMS;
+use crate::util::eng::format_si;
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     let mut changed = false;
@@ -31,43 +27,41 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
                     }
                 });
             if let Some(system) = chosen {
-                app.session.preset.system = system;
-                if !app.session.preset.system.uses_law() {
-                    app.session.preset.noise = None;
+                let preset = &mut app.session.preset;
+                preset.system = system;
+                // Overrides and spreads belong to the old system's contacts.
+                preset.contacts.clear();
+                preset.spread.clear();
+                if !preset.system.uses_law() {
+                    preset.noise = None;
                 }
                 changed = true;
             }
             let info = app.session.preset.system.info();
             ui.label(egui::RichText::new(info.equation).italics());
-            match &app.session.preset.system {
-                SystemConfig::BeltBlock(b) => {
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "v_b = {:.4} m/s · belt turn {:.2} s · f₀ = {:.3} Hz",
-                            b.belt_speed_mps(),
-                            b.belt_period_s(),
-                            b.omega_rad_per_s() / std::f64::consts::TAU
-                        ))
-                        .small(),
-                    );
-                }
-                _ if info.discrete => {
-                    ui.label(
-                        egui::RichText::new(
-                            "Discrete map: t counts iterations (raise the speed and the window)",
-                        )
-                        .small(),
-                    );
-                }
-                _ => {}
+            let derived = app.session.preset.system.derived();
+            if !derived.is_empty() {
+                let line: Vec<String> = derived
+                    .iter()
+                    .map(|d| format!("{} = {}", d.label, format_si(d.value, d.unit, 4)))
+                    .collect();
+                ui.label(egui::RichText::new(line.join(" · ")).small());
+            }
+            if info.discrete {
+                ui.label(
+                    egui::RichText::new(
+                        "Discrete map: t counts iterations (raise the speed and the window)",
+                    )
+                    .small(),
+                );
             }
             let params = app.session.preset.system.params_mut();
-            for initial in [false, true] {
-                if initial {
-                    ui.label(egui::RichText::new("Initial conditions (restart the run)").strong());
+            for restart in [false, true] {
+                if restart && params.meta().iter().any(|m| m.restart) {
+                    ui.label(egui::RichText::new("Changing these restarts the run").strong());
                 }
                 for meta in params.meta() {
-                    if is_initial(meta.key) != initial {
+                    if meta.restart != restart {
                         continue;
                     }
                     let mut v = params.get(meta.key).unwrap_or(meta.default);

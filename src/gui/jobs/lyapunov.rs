@@ -9,7 +9,6 @@ use crate::analysis::classify::{Classification, SystemKind};
 use crate::analysis::lyapunov::{
     FlowSpectrum, LyapunovError, LyapunovOptions, MapSpectrum, Spectrum, classify_spectrum,
 };
-use crate::laws::NormalLoadNoise;
 use crate::preset::Preset;
 
 /// Wall time aimed at per chunk [s].
@@ -77,11 +76,10 @@ impl Runner {
 }
 
 fn build(preset: &Preset, opts: &LyapunovOptions) -> Result<Runner, LyapunovError> {
-    if let Some((map, x0)) = preset.system.build_map() {
+    if let Some((map, x0)) = preset.build_map() {
         return Ok(Runner::Map(Box::new(MapSpectrum::new(map, x0, opts)?)));
     }
-    let noise = preset.noise.clone().map(NormalLoadNoise::new);
-    let (model, y0) = preset.system.build(&preset.law, noise);
+    let (model, y0) = preset.build_model();
     Ok(Runner::Flow(Box::new(FlowSpectrum::new(
         model,
         y0,

@@ -37,7 +37,6 @@ pub(super) fn sweep_map(
         return Err(SweepError::Spec("the sweep has no parameter values".into()));
     }
     let columns = base
-        .system
         .build_map()
         .map(|(m, _)| m.columns().into_iter().map(|c| c.name).collect())
         .unwrap_or_default();
@@ -90,7 +89,7 @@ fn run_branch(
         if let Some((path, msg)) = preset.problems().into_iter().next() {
             return Err(param_err(format!("{path}: {msg}")));
         }
-        let Some((map, x0)) = preset.system.build_map() else {
+        let Some((map, x0)) = preset.build_map() else {
             return Err(SweepError::Spec(format!(
                 "{} is not a discrete map",
                 preset.system.info().name

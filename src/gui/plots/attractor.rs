@@ -26,6 +26,7 @@ const DELAY: ParamMeta = ParamMeta {
     max: 2000.0,
     scale: Scale::Log,
     integer: true,
+    restart: false,
     help: "Delay of the reconstruction in samples (the first minimum of the mutual information \
            is a good choice: see the Embedding tab)",
 };

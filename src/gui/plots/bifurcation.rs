@@ -162,6 +162,7 @@ fn settings(app: &mut TriboApp, ui: &mut egui::Ui, param: &Param) {
         max: 1000.0,
         scale: Scale::Log,
         integer: true,
+        restart: false,
         help: "Number of parameter values (each run twice: up and down)",
     };
     let duration = ParamMeta {
@@ -174,6 +175,7 @@ fn settings(app: &mut TriboApp, ui: &mut egui::Ui, param: &Param) {
         max: 1e5,
         scale: Scale::Log,
         integer: is_map,
+        restart: false,
         help: "Model time (iterations for maps) of each run, transient included",
     };
     let transient = ParamMeta {
@@ -186,6 +188,7 @@ fn settings(app: &mut TriboApp, ui: &mut egui::Ui, param: &Param) {
         max: 10_000.0,
         scale: Scale::Linear,
         integer: true,
+        restart: false,
         help: "Section returns (iterations for maps) dropped at the start of each run",
     };
     let (from, to) = (range("From"), range("To"));

@@ -25,6 +25,7 @@ const SAMPLES: ParamMeta = ParamMeta {
     max: 200_000.0,
     scale: Scale::Log,
     integer: true,
+    restart: false,
     help: "Newest samples of the run (first samples of a file) given to the pipeline",
 };
 const DELAY: ParamMeta = ParamMeta {
@@ -37,6 +38,7 @@ const DELAY: ParamMeta = ParamMeta {
     max: 1000.0,
     scale: Scale::Log,
     integer: true,
+    restart: false,
     help: "Embedding delay instead of the first minimum of the mutual information",
 };
 const DIM: ParamMeta = ParamMeta {
@@ -49,6 +51,7 @@ const DIM: ParamMeta = ParamMeta {
     max: 10.0,
     scale: Scale::Linear,
     integer: true,
+    restart: false,
     help: "Embedding dimension instead of Cao's rule",
 };
 

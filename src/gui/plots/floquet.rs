@@ -23,6 +23,7 @@ const TRANSIENT: ParamMeta = ParamMeta {
     max: 1000.0,
     scale: Scale::Log,
     integer: false,
+    restart: false,
     help: "Model time run before the orbit is sought (forced systems: at least 12 periods)",
 };
 

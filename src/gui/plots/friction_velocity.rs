@@ -1,11 +1,13 @@
-//! Friction force against relative velocity: the law's steady characteristic, the live
-//! operating point and its trail (hysteresis loops of state laws show here).
+//! Friction force against slip velocity of a chosen contact: its law's steady characteristic,
+//! the live operating point and its trail (hysteresis loops of state laws show here).
 
 use eframe::egui;
 use egui_plot::{Line, Plot, Points};
 
-use super::{SLIP_COLOR, col, trail_name, trail_range};
+use super::roles::{col, contact_name, current_contact, driver_speed, n_contacts};
+use super::{SLIP_COLOR, trail_name, trail_range};
 use crate::gui::TriboApp;
+use crate::integrate::Role;
 use crate::laws::FrictionLaw;
 
 /// Most points of the trail (longer windows are strided).
@@ -13,11 +15,17 @@ const MAX_POINTS: usize = 1_500;
 const CURVE_POINTS: usize = 401;
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
+    let Some(contact) = current_contact(app) else {
+        ui.label("This system has no frictional contact: there is no friction–velocity plot.");
+        return;
+    };
+    contact_row(app, ui);
     let (Some(iv), Some(ifr), Some(inl)) = (
-        col(app, "v_rel"),
-        col(app, "friction_force"),
-        col(app, "normal_load"),
+        col(app, Role::SlipVelocity(contact)),
+        col(app, Role::FrictionForce(contact)),
+        col(app, Role::NormalLoad(contact)),
     ) else {
+        ui.label("This run reports no slip velocity and friction force for the contact.");
         return;
     };
     let range = trail_range(app);
@@ -30,15 +38,15 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         .map(|i| [v[i], f[i]])
         .collect();
     // Range of the characteristic: the trail's extent (strided, so a frame does not scan the
-    // whole window), at least twice the belt speed.
+    // whole window), at least twice the driver speed.
     let v_span = trail
         .iter()
         .map(|p| p[0].abs())
         .fold(0.0f64, f64::max)
-        .max(2.0 * super::traces::belt_speed(app).unwrap_or(0.0).abs())
+        .max(2.0 * driver_speed(app).unwrap_or(0.0).abs())
         .max(1e-3);
     let normal = h.last(inl).unwrap_or(1.0);
-    let law = app.session.preset.law.build();
+    let law = app.session.preset.contact_law(contact).build();
     let curve: Vec<[f64; 2]> = (0..CURVE_POINTS)
         .map(|k| {
             let vr = -v_span + 2.0 * v_span * k as f64 / (CURVE_POINTS - 1) as f64;
@@ -48,8 +56,8 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         .collect();
     let last = range.end.checked_sub(1).map(|i| [v[i], f[i]]);
     let mut plot = Plot::new("friction_velocity")
-        .x_axis_label("relative velocity v_rel [m/s]")
-        .y_axis_label("friction force F_f [N]")
+        .x_axis_label(format!("slip velocity {}", app.run.label(iv)))
+        .y_axis_label(format!("friction force {}", app.run.label(ifr)))
         .legend(egui_plot::Legend::default());
     if reset {
         plot = plot.reset();
@@ -70,4 +78,21 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
             );
         }
     });
+}
+
+/// The contact chooser of systems with more than one contact.
+fn contact_row(app: &mut TriboApp, ui: &mut egui::Ui) {
+    let n = n_contacts(app);
+    if n < 2 {
+        return;
+    }
+    let names: Vec<String> = (0..n).map(|c| contact_name(app, c)).collect();
+    let current = app.session.view.contact.min(n - 1);
+    egui::ComboBox::from_label("Contact")
+        .selected_text(names[current].clone())
+        .show_ui(ui, |ui| {
+            for (c, name) in names.iter().enumerate() {
+                ui.selectable_value(&mut app.session.view.contact, c, name);
+            }
+        });
 }

@@ -45,6 +45,7 @@ const fn meta(
         max,
         scale,
         integer: false,
+        restart: false,
         help,
     }
 }

@@ -1,5 +1,6 @@
-//! The central area: the animated bench above, then the chosen plot view. Each plot is one
-//! file; all read the bounded history and draw decimated data.
+//! The central area: the system's schematic above, then the chosen plot view. Each plot is one
+//! file; all read the bounded history and draw decimated data, and choose their columns by
+//! meaning ([`roles`]).
 
 mod attractor;
 mod attractor3d;
@@ -11,6 +12,7 @@ mod job_bar;
 mod lyapunov;
 mod phase;
 mod poincare;
+pub mod roles;
 mod series_source;
 mod spectrum;
 mod traces;
@@ -20,7 +22,11 @@ use eframe::egui;
 use super::TriboApp;
 use super::session::Tab;
 
+pub use roles::PlaneChoice;
 pub use spectrum::{SpectrumCache, update as update_spectrum};
+
+/// Most degrees of freedom the time traces overlay (longer chains show one at a time).
+pub const MAX_OVERLAID_DOFS: usize = 4;
 
 /// Colour of stick samples.
 pub const STICK_COLOR: egui::Color32 = egui::Color32::from_rgb(44, 160, 44);
@@ -28,6 +34,9 @@ pub const STICK_COLOR: egui::Color32 = egui::Color32::from_rgb(44, 160, 44);
 pub const SLIP_COLOR: egui::Color32 = egui::Color32::from_rgb(230, 110, 20);
 /// Colour of the belt-speed marks.
 pub const BELT_COLOR: egui::Color32 = egui::Color32::from_rgb(120, 120, 200);
+
+/// Stick fraction of the shown window averaged over the contacts, and per contact.
+pub type StickFractions = Option<(f64, Vec<f64>)>;
 
 /// Cached derived data of the plots (recomputed only when needed).
 #[derive(Default)]
@@ -38,7 +47,7 @@ pub struct PlotCache {
     pub follow: bool,
     /// Stick fraction of the window and when it was computed (a full scan of the window,
     /// refreshed a few times a second while running).
-    pub stick_fraction: Option<(std::time::Instant, Option<f64>)>,
+    pub stick_fraction: Option<(std::time::Instant, StickFractions)>,
     follow_initialised: bool,
 }
 
@@ -65,8 +74,8 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
             ui.selectable_value(&mut app.session.view.tab, tab, tab.title());
         }
         ui.separator();
-        if is_bench(app) && app.session.view.tab.shows_history() {
-            ui.checkbox(&mut app.session.view.show_bench, "Bench animation");
+        if app.run.layout.is_mechanical() && app.session.view.tab.shows_history() {
+            ui.checkbox(&mut app.session.view.show_bench, "Schematic");
         }
         if ui
             .button("Reset view")
@@ -79,8 +88,11 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
         }
     });
     let tab = app.session.view.tab;
-    if app.session.view.show_bench && is_bench(app) && tab.shows_history() {
-        super::bench_view::show(app, ui);
+    if app.session.view.show_bench
+        && tab.shows_history()
+        && let Some(schematic) = super::schematic::for_session(app)
+    {
+        schematic.show(app, ui);
     }
     let reset = ui
         .ctx()
@@ -156,29 +168,28 @@ pub fn trail_name(app: &TriboApp, name: &str) -> String {
     }
 }
 
-/// Column index by name, if the run has it.
-pub fn col(app: &TriboApp, name: &str) -> Option<usize> {
-    app.history.index(name)
-}
-
-/// Whether the session shows the belt–block bench (the other systems have no bench to draw).
-pub fn is_bench(app: &TriboApp) -> bool {
-    matches!(
-        app.session.preset.system,
-        crate::systems::SystemConfig::BeltBlock(_)
-    )
-}
-
-/// Columns of the phase-plane and Poincaré views: `x`–`v` for the bench, else the first two
-/// output columns of the system (x–y of Lorenz and Hénon, x–x2 of the logistic map), with
-/// their names.
-pub fn plane_columns(app: &TriboApp) -> Option<((usize, String), (usize, String))> {
-    if let (Some(ix), Some(iv)) = (col(app, "x"), col(app, "v")) {
-        return Some(((ix, "x [m]".into()), (iv, "v [m/s]".into())));
+/// The plane chooser of the phase-plane and Poincaré views (shown when there is a choice);
+/// returns the plane to draw.
+pub fn plane_row(app: &mut TriboApp, ui: &mut egui::Ui, label: &str) -> Option<PlaneChoice> {
+    let options = roles::plane_options(app);
+    let current = roles::current_plane(app)?;
+    if options.len() > 1 {
+        let text = options
+            .iter()
+            .find(|(c, _)| *c == current)
+            .map_or_else(String::new, |(_, n)| n.clone());
+        let mut chosen = current;
+        egui::ComboBox::from_label(label)
+            .selected_text(text)
+            .show_ui(ui, |ui| {
+                for (c, name) in &options {
+                    ui.selectable_value(&mut chosen, *c, name);
+                }
+            });
+        app.session.view.plane = chosen;
+        return Some(chosen);
     }
-    let names = app.history.names();
-    // Column 0 is t, the last one the event flag.
-    (names.len() >= 4).then(|| ((1, names[1].clone()), (2, names[2].clone())))
+    Some(current)
 }
 
 /// One setting of an analysis panel (a slider, a checkbox…), drawn by [`setting_rows`].

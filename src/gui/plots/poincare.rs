@@ -1,10 +1,11 @@
-//! Poincaré map: stroboscopic at the belt-turn period when the joint forces the system,
-//! otherwise the model's sections (stick onset, turning point), located on the solution.
+//! Poincaré map: stroboscopic at the forcing period when the system is periodically forced
+//! (the belt joint of the bench), otherwise the model's own sections (stick onset, turning
+//! point), located on the solution; drawn in the plane of the phase-plane view.
 
 use eframe::egui;
 use egui_plot::{Plot, Points};
 
-use super::plane_columns;
+use super::roles::plane_axes;
 use crate::gui::TriboApp;
 use crate::integrate::driver::SectionId;
 
@@ -13,7 +14,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     if let Some(p) = app.run.strobe_period_s {
         options.push((
             SectionId::Stroboscopic,
-            format!("stroboscopic, every belt turn ({p:.3} s)"),
+            format!("stroboscopic, every forcing period ({p:.3} s)"),
         ));
     }
     for (i, name) in app.run.section_names.iter().enumerate() {
@@ -35,9 +36,13 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
             }
         });
     let id = options[*sel].0;
-    let Some(((ix, x_label), (iv, v_label))) = plane_columns(app) else {
+    let Some(choice) = super::plane_row(app, ui, "Plane") else {
         return;
     };
+    let Some((ix, iv)) = plane_axes(app, choice) else {
+        return;
+    };
+    let (x_label, v_label) = (app.run.label(ix), app.run.label(iv));
     let pts: Vec<[f64; 2]> = app
         .history
         .section_points(id)

@@ -1,12 +1,14 @@
 //! FFT amplitude spectrum (Hann window) of a chosen signal over the shown window, with the
-//! dominant frequency and, when the belt joint forces the system, the belt-turn frequency.
+//! dominant frequency and, when the system is periodically forced (the belt joint), the
+//! forcing frequency.
 
 use std::time::Instant;
 
 use eframe::egui;
 use egui_plot::{Line, Plot, VLine};
 
-use super::{BELT_COLOR, col, window_range};
+use super::roles::{col, spectrum_column, spectrum_options};
+use super::{BELT_COLOR, window_range};
 use crate::analysis::{Peak, Spectrum, Window, amplitude_spectrum};
 use crate::gui::TriboApp;
 
@@ -15,14 +17,6 @@ const MAX_SAMPLES: usize = 1 << 16;
 /// Recompute at most this often [s].
 const REFRESH_S: f64 = 0.3;
 
-/// Signals offered for the spectrum.
-pub const SIGNALS: [(&str, &str); 4] = [
-    ("x", "displacement x"),
-    ("v", "velocity v"),
-    ("v_rel", "relative velocity"),
-    ("friction_force", "friction force"),
-];
-
 /// The last computed spectrum.
 #[derive(Default)]
 pub struct SpectrumCache {
@@ -30,14 +24,15 @@ pub struct SpectrumCache {
     pub spectrum: Spectrum,
     /// Its strongest peak.
     pub dominant: Option<Peak>,
-    signal: String,
+    /// History column it was computed from.
+    signal: Option<usize>,
     computed: Option<Instant>,
     t_end: f64,
 }
 
 /// Recomputes the spectrum when stale (cheap when not).
 pub fn update(app: &mut TriboApp) {
-    let signal = app.session.view.spectrum_signal.clone();
+    let signal = spectrum_column(app);
     let t_end = app.history.last(0).unwrap_or(0.0);
     let c = &app.plots.spectrum;
     let same_signal = c.signal == signal && c.computed.is_some();
@@ -50,7 +45,7 @@ pub fn update(app: &mut TriboApp) {
     if unchanged || throttled {
         return;
     }
-    let (Some(is), Some(iev)) = (col(app, &signal), col(app, "event")) else {
+    let (Some(is), Some(iev)) = (signal, col(app, crate::integrate::Role::EventFlag)) else {
         return;
     };
     let range = window_range(app);
@@ -80,20 +75,18 @@ pub fn update(app: &mut TriboApp) {
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     update(app);
     ui.horizontal(|ui| {
-        let current = app.session.view.spectrum_signal.clone();
-        let label = SIGNALS
-            .iter()
-            .find(|(k, _)| *k == current)
-            .map_or(current.as_str(), |(_, l)| l);
+        let options = spectrum_options(app);
+        let current = spectrum_column(app).map(|i| app.run.label(i));
         egui::ComboBox::from_label("Spectrum of")
-            .selected_text(label)
+            .selected_text(current.unwrap_or_default())
             .show_ui(ui, |ui| {
-                for (key, name) in SIGNALS {
-                    ui.selectable_value(
-                        &mut app.session.view.spectrum_signal,
-                        key.to_string(),
-                        name,
-                    );
+                for (role, name) in &options {
+                    if ui
+                        .selectable_label(spectrum_column(app) == col(app, *role), name.as_str())
+                        .clicked()
+                    {
+                        app.session.view.spectrum_column = Some(*role);
+                    }
                 }
             });
         if let Some(p) = app.plots.spectrum.dominant {
@@ -128,7 +121,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         plot = plot.reset();
     }
     let dominant = c.dominant;
-    let belt = app.run.strobe_period_s.map(|p| 1.0 / p);
+    let forcing = app.run.strobe_period_s.map(|p| 1.0 / p);
     plot.show(ui, |p| {
         p.line(Line::new("amplitude", pts).width(1.2));
         if let Some(d) = dominant {
@@ -137,8 +130,8 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
                 d.freq_hz,
             ));
         }
-        if let Some(fb) = belt {
-            p.vline(VLine::new(format!("belt turn {fb:.4} Hz"), fb).color(BELT_COLOR));
+        if let Some(fb) = forcing {
+            p.vline(VLine::new(format!("forcing {fb:.4} Hz"), fb).color(BELT_COLOR));
         }
     });
 }

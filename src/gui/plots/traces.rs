@@ -1,69 +1,80 @@
-//! Time traces of x, v (with the belt speed) and the friction force on a linked time axis.
+//! Time traces on a linked time axis, chosen by role: positions, velocities (with the driver
+//! speed) and friction forces of the chosen degree of freedom — or of every one, overlaid, when
+//! the system has a few — and the first three state components of a system without mechanics.
 
 use eframe::egui;
 use egui_plot::{HLine, Line, Plot};
 
-use super::{BELT_COLOR, col, window_range};
+use super::roles::{col, dof_name, driver_speed, n_dofs};
+use super::{BELT_COLOR, MAX_OVERLAID_DOFS, window_range};
 use crate::gui::TriboApp;
+use crate::integrate::Role;
+
+/// One plot of the stack: its curves (history column, legend) and its axis label.
+struct TracePlot {
+    id: &'static str,
+    curves: Vec<(usize, String)>,
+    label: String,
+    /// Mark the driver speed (velocity plots).
+    driver_line: bool,
+}
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     let range = window_range(app);
-    let h = app.history.len();
-    if range.is_empty() || h == 0 {
+    if range.is_empty() || app.history.is_empty() {
+        return;
+    }
+    dof_row(app, ui);
+    let plots = trace_plots(app);
+    if plots.is_empty() {
+        ui.label("This run has no columns to trace.");
         return;
     }
     let t_end = app.history.last(0).unwrap_or(0.0);
     let t_first = app.history.column(0).first().copied().unwrap_or(0.0);
     let window = app.session.view.window_s;
     let width = ui.available_width().max(100.0) as usize;
-    let each = ((ui.available_height() - 12.0) / 3.0).max(60.0);
+    let each = ((ui.available_height() - 12.0) / plots.len() as f32).max(60.0);
     let link = egui::Id::unique("tribolab_time_axis");
-    let belt_speed = belt_speed(app);
-    let bench = [
-        ("x", "x [m]"),
-        ("v", "v [m/s]"),
-        ("friction_force", "F_f [N]"),
-    ];
-    // Other systems: their first three output columns, unitless.
-    let signals: Vec<(String, String)> = if col(app, "friction_force").is_some() {
-        bench
-            .iter()
-            .map(|(n, l)| (n.to_string(), l.to_string()))
-            .collect()
-    } else {
-        let names = app.history.names();
-        names[1..names.len().saturating_sub(1)]
-            .iter()
-            .take(3)
-            .map(|n| (n.clone(), n.clone()))
-            .collect()
-    };
-    let last_signal = signals.last().map(|(n, _)| n.clone()).unwrap_or_default();
+    let vb = driver_speed(app);
     // A decimated trace (several samples per pixel) is a band of near-vertical strokes; thin
     // strokes keep it legible and halve what a software rasteriser fills.
     let line_width = if range.len() > 2 * width { 1.0 } else { 1.5 };
+    let last = plots.len() - 1;
     let mut interacted = false;
-    for (name, label) in &signals {
-        let (name, label) = (name.as_str(), label.as_str());
-        let Some(ic) = col(app, name) else { continue };
-        let pts = app.history.decimated(0, ic, range.clone(), width);
-        let mut plot = Plot::new(("trace", name))
+    for (k, tp) in plots.iter().enumerate() {
+        let mut plot = Plot::new(("trace", tp.id))
             .height(each)
             .link_axis(link, [true, false])
             .link_cursor(link, [true, false])
-            .y_axis_label(label)
-            .x_axis_label(if name == last_signal { "t [s]" } else { "" })
+            .y_axis_label(tp.label.clone())
+            .x_axis_label(if k == last { "t [s]" } else { "" })
             .y_axis_min_width(48.0)
             // Labels at 1-2-5 steps rather than decades: a 10 s window shows more than "10".
             .x_grid_spacer(egui_plot::log_grid_spacer(5));
+        if tp.curves.len() > 1 {
+            plot = plot.legend(egui_plot::Legend::default());
+        }
         if reset {
             plot = plot.reset();
         }
         let follow = app.plots.follow;
+        let lines: Vec<(String, Vec<[f64; 2]>)> = tp
+            .curves
+            .iter()
+            .map(|(ic, name)| {
+                (
+                    name.clone(),
+                    app.history.decimated(0, *ic, range.clone(), width),
+                )
+            })
+            .collect();
         let resp = plot.show(ui, |p| {
-            p.line(Line::new(label, pts).width(line_width));
-            if let (Some(vb), "v") = (belt_speed, name) {
-                p.hline(HLine::new("belt speed v_b", vb).color(BELT_COLOR));
+            for (name, pts) in lines {
+                p.line(Line::new(name, pts).width(line_width));
+            }
+            if let (Some(vb), true) = (vb, tp.driver_line) {
+                p.hline(HLine::new("driver speed", vb).color(BELT_COLOR));
             }
             if follow {
                 let start = (t_end - window).max(t_first);
@@ -80,10 +91,104 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     }
 }
 
-/// Belt speed of the current preset [m/s] (`None` for systems without a belt).
-pub fn belt_speed(app: &TriboApp) -> Option<f64> {
-    match &app.session.preset.system {
-        crate::systems::SystemConfig::BeltBlock(b) => Some(b.belt_speed_mps()),
-        _ => None,
+/// The degree-of-freedom chooser of systems with more than one.
+fn dof_row(app: &mut TriboApp, ui: &mut egui::Ui) {
+    let n = n_dofs(app);
+    if n < 2 {
+        return;
     }
+    let all = "every block";
+    let current = app.session.view.trace_dof.filter(|&d| d < n);
+    let names: Vec<String> = (0..n).map(|d| dof_name(app, d)).collect();
+    let text = current.map_or(all.to_string(), |d| names[d].clone());
+    egui::ComboBox::from_label("Traces of")
+        .selected_text(text)
+        .show_ui(ui, |ui| {
+            let view = &mut app.session.view;
+            if n <= MAX_OVERLAID_DOFS {
+                ui.selectable_value(&mut view.trace_dof, None, all);
+            }
+            for (d, name) in names.iter().enumerate() {
+                ui.selectable_value(&mut view.trace_dof, Some(d), name);
+            }
+        });
+}
+
+/// Positions, velocities and friction forces of the chosen degrees of freedom; for systems
+/// without mechanics, their first three state components.
+fn trace_plots(app: &TriboApp) -> Vec<TracePlot> {
+    let n = n_dofs(app);
+    if n == 0 {
+        return (0..3)
+            .filter_map(|k| {
+                let ic = col(app, Role::State(k))?;
+                Some(TracePlot {
+                    id: ["s0", "s1", "s2"][k],
+                    curves: vec![(ic, app.run.columns[ic].symbol.clone())],
+                    label: app.run.label(ic),
+                    driver_line: false,
+                })
+            })
+            .collect();
+    }
+    let chosen: Vec<usize> = match app.session.view.trace_dof.filter(|&d| d < n) {
+        Some(d) => vec![d],
+        None if n <= MAX_OVERLAID_DOFS => (0..n).collect(),
+        None => vec![0],
+    };
+    let contacts_of = |d: usize| -> Vec<usize> {
+        (0..app.run.layout.contacts.len())
+            .filter(|&c| app.run.layout.contacts[c].dof == d)
+            .collect()
+    };
+    let curves = |roles: Vec<Role>| -> Vec<(usize, String)> {
+        roles
+            .into_iter()
+            .filter_map(|r| col(app, r))
+            .map(|ic| (ic, app.run.columns[ic].symbol.clone()))
+            .collect()
+    };
+    // One curve: its own label (`x [m]`); several: the symbol without its index (`x [m]` for
+    // x₁ and x₂), short enough for the narrow plots of the overview.
+    let unit_label = |curves: &[(usize, String)]| -> String {
+        let Some((ic, _)) = curves.first() else {
+            return String::new();
+        };
+        let column = &app.run.columns[*ic];
+        if curves.len() == 1 {
+            return column.label();
+        }
+        let symbol: String = column
+            .symbol
+            .trim_end_matches(|c: char| ('₀'..='₉').contains(&c) || c == ',')
+            .to_string();
+        if column.unit.is_empty() {
+            symbol
+        } else {
+            format!("{symbol} [{}]", column.unit)
+        }
+    };
+    let positions = curves(chosen.iter().map(|&d| Role::Position(d)).collect());
+    let velocities = curves(chosen.iter().map(|&d| Role::Velocity(d)).collect());
+    let forces = curves(
+        chosen
+            .iter()
+            .flat_map(|&d| contacts_of(d))
+            .map(Role::FrictionForce)
+            .collect(),
+    );
+    [
+        ("position", positions, false),
+        ("velocity", velocities, true),
+        ("friction", forces, false),
+    ]
+    .into_iter()
+    .filter(|(_, c, _)| !c.is_empty())
+    .map(|(id, curves, driver_line)| TracePlot {
+        id,
+        label: unit_label(&curves),
+        curves,
+        driver_line,
+    })
+    .collect()
 }

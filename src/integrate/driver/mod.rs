@@ -21,7 +21,8 @@ use super::dopri5::Dopri5;
 use super::rk4_batch::Rk4BatchWork;
 use super::rosenbrock_tableaus::{RODAS4, RODAS5};
 use super::stepper::Stepper;
-use super::{Method, Model, SimError, Tolerance, is_bounded};
+use super::{Column, Method, Model, Role, SimError, Tolerance, is_bounded};
+use crate::systems::{Restart, SystemSpec};
 use sections::SectionTracker;
 use step_control::StepControl;
 use steppers::{rk4_for, rosenbrock_for};
@@ -191,6 +192,13 @@ impl Simulation {
     /// re-chooses its mode, the stepper forgets cached data and the step size restarts.
     pub fn reinitialize(&mut self) -> Result<(), SimError> {
         self.model.initialize(self.t, &mut self.y)?;
+        self.restart_stepping();
+        Ok(())
+    }
+
+    /// Forgets the stepper's cached data, re-reads event and section functions and the step
+    /// limit, and restarts the step size (after the model or the state changed).
+    fn restart_stepping(&mut self) {
         self.stepper.reset();
         self.model.events(self.t, &self.y, &mut self.g_prev);
         if let Some(tr) = self.sections.as_mut() {
@@ -200,7 +208,6 @@ impl Simulation {
         if self.stepper.fixed_step().is_none() {
             self.h = self.initial_step();
         }
-        Ok(())
     }
 
     /// Run counters.
@@ -218,10 +225,33 @@ impl Simulation {
 
     /// Output column names: `t`, the model's columns, `event`.
     pub fn column_names(&self) -> Vec<String> {
-        let mut v = vec!["t".to_string()];
-        v.extend(self.model.columns().into_iter().map(|c| c.name));
-        v.push("event".into());
+        self.columns().into_iter().map(|c| c.name).collect()
+    }
+
+    /// Output columns with their meaning: `t`, the model's columns, `event`.
+    pub fn columns(&self) -> Vec<Column> {
+        let mut v = vec![Column::new("t", "s").role(Role::Time)];
+        v.extend(self.model.columns());
+        v.push(Column::new("event", "").role(Role::EventFlag));
         v
+    }
+
+    /// Takes new parameters while running, keeping the state, modes and law memories
+    /// ([`Model::reconfigure`], then [`resume`](Self::resume)). On `Err` the run is unchanged
+    /// and must be started afresh.
+    pub fn reconfigure(&mut self, spec: &SystemSpec) -> Result<(), Restart> {
+        self.model.reconfigure(spec)?;
+        self.resume()
+            .map_err(|e| Restart::Changed(format!("cannot continue: {e}")))
+    }
+
+    /// Continues the integration from the current state after the model's parameters changed
+    /// in place: the model keeps its modes and memories ([`Model::resume`]), the stepper
+    /// forgets cached data and the step size restarts.
+    pub fn resume(&mut self) -> Result<(), SimError> {
+        self.model.resume(self.t, &mut self.y)?;
+        self.restart_stepping();
+        Ok(())
     }
 
     /// Integrates until `t ≥ t_stop`, pushing every output sample with time `≤ t_stop` and a

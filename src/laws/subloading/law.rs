@@ -289,6 +289,29 @@ mod tests {
         }
     }
 
+    /// A live parameter change (`resume`) inside the static surface keeps the quasi-static
+    /// ratio `r_s` the contact had reached; choosing the mode afresh (`initialize`) projects it
+    /// down onto `r` and forgets how far the contact had been loaded.
+    #[test]
+    fn resume_keeps_the_static_ratio_inside_the_surface() {
+        let mut l = law(OverstressForm::Exponential);
+        let unloading = Contact::kinematic(0.0, -1e-6, 1.0);
+        let (tau, mu, r_s) = (0.36, 0.45, 0.9);
+        let mut s = [tau, mu, cos_from_rs(r_s)];
+        l.initialize(&unloading, &mut s.clone());
+        assert_eq!(l.mode(), SubloadingMode::Elastic);
+        let mut afresh = l.clone();
+        let mut s_afresh = s;
+        afresh.initialize(&unloading, &mut s_afresh);
+        assert!(
+            (rs_from_cos(s_afresh[2]) - 0.8).abs() < 1e-9,
+            "what a restart did"
+        );
+        assert_eq!(l.resume(&unloading, &mut s), LawSwitch::Continue);
+        assert_eq!(l.mode(), SubloadingMode::Elastic);
+        assert_eq!(s[2], cos_from_rs(r_s), "r_s kept");
+    }
+
     /// Elastic: nothing flows, `τ̇ = (α_t/f_n)·v`, `ċ_s = 0`, `μ` only recovers,
     /// `μ̇ = ξ(1 − μ/μ_s)`; the force is `−τN`. Flowing below `r_s` gives the same rates.
     #[test]

@@ -1,28 +1,38 @@
-//! The animated test bench, drawn with egui's painter and driven by the newest sample: the
-//! drive wheel turns at the set rpm, the belt and its joint move at the belt speed, the spring
-//! stretches with x, and the block is green while it sticks and orange while it slips.
+//! The animated test bench — the belt–block system's own schematic — drawn with egui's
+//! painter and driven by the newest sample: the drive wheel turns at the set rpm, the belt and
+//! its joint move at the belt speed, the spring stretches with x, and the block is green while
+//! it sticks and orange while it slips.
 
 use std::f32::consts::TAU;
 
 use eframe::egui::{self, Color32, Pos2, Rect, Shape, Stroke, pos2, vec2};
 
-use super::TriboApp;
-use super::plots::{SLIP_COLOR, STICK_COLOR, col, window_range};
-use crate::systems::SystemConfig;
+use super::{Schematic, damper, zigzag};
+use crate::gui::TriboApp;
+use crate::gui::plots::roles::col;
+use crate::gui::plots::{SLIP_COLOR, STICK_COLOR, window_range};
+use crate::integrate::Role;
+use crate::systems::BeltBlockParams;
 
 const HEIGHT: f32 = 190.0;
 
-pub fn show(app: &TriboApp, ui: &mut egui::Ui) {
-    let SystemConfig::BeltBlock(b) = &app.session.preset.system else {
-        return;
-    };
+/// The bench with the parameters it is drawn for.
+pub struct BenchSchematic(pub BeltBlockParams);
+
+impl Schematic for BenchSchematic {
+    fn show(&self, app: &TriboApp, ui: &mut egui::Ui) {
+        show(&self.0, app, ui);
+    }
+}
+
+fn show(b: &BeltBlockParams, app: &TriboApp, ui: &mut egui::Ui) {
     let (rect, _) =
         ui.allocate_exact_size(vec2(ui.available_width(), HEIGHT), egui::Sense::hover());
     let painter = ui.painter_at(rect);
     let visuals = ui.visuals();
     painter.rect_filled(rect, 4.0, visuals.extreme_bg_color);
     let fg = visuals.text_color();
-    let (Some(ix), Some(is)) = (col(app, "x"), col(app, "stick")) else {
+    let (Some(ix), Some(is)) = (col(app, Role::Position(0)), col(app, Role::Stick(0))) else {
         return;
     };
     let t = app.history.last(0).unwrap_or(0.0);
@@ -216,42 +226,4 @@ impl BeltLoop {
             .collect();
         Shape::closed_line(pts, stroke)
     }
-}
-
-fn zigzag(a: Pos2, b: Pos2, turns: usize, amp: f32, stroke: Stroke) -> Shape {
-    let len = b.x - a.x;
-    let lead = (len * 0.1).min(12.0);
-    let mut pts = vec![a, a + vec2(lead, 0.0)];
-    let body = len - 2.0 * lead;
-    for k in 0..turns {
-        let x = a.x + lead + body * (k as f32 + 0.5) / turns as f32;
-        let y = a.y + if k % 2 == 0 { -amp } else { amp };
-        pts.push(pos2(x, y));
-    }
-    pts.push(b - vec2(lead, 0.0));
-    pts.push(b);
-    Shape::line(pts, stroke)
-}
-
-fn damper(painter: &egui::Painter, a: Pos2, b: Pos2, stroke: Stroke) {
-    let mid = a.x + (b.x - a.x) * 0.5;
-    let w = 7.0;
-    painter.line_segment([a, pos2(mid - 8.0, a.y)], stroke);
-    painter.line_segment([pos2(mid - 8.0, a.y - w), pos2(mid - 8.0, a.y + w)], stroke);
-    painter.line_segment(
-        [pos2(mid - 14.0, a.y - w), pos2(mid + 8.0, a.y - w)],
-        stroke,
-    );
-    painter.line_segment(
-        [pos2(mid - 14.0, a.y + w), pos2(mid + 8.0, a.y + w)],
-        stroke,
-    );
-    painter.line_segment([pos2(mid + 2.0, a.y), b], stroke);
-    painter.line_segment(
-        [
-            pos2(mid + 2.0, a.y - w + 2.0),
-            pos2(mid + 2.0, a.y + w - 2.0),
-        ],
-        stroke,
-    );
 }

@@ -1,0 +1,188 @@
+//! The interface every system's parameter struct implements ([`SystemKind`]) and the macro that
+//! turns one line per system into the preset enum [`SystemConfig`](super::SystemConfig), the
+//! menu table [`SYSTEMS`](super::SYSTEMS) and their dispatch.
+
+use super::{Built, Layout};
+use crate::laws::{LawConfig, NoiseParams};
+use crate::params::ParamSet;
+
+/// A quantity derived from a system's parameters, shown beside its sliders (`v_b`, `f₀`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Derived {
+    /// Symbol or short name (`v_b`, `belt turn`).
+    pub label: &'static str,
+    /// Value in SI units.
+    pub value: f64,
+    /// SI unit (`m/s`, `s`, `Hz`).
+    pub unit: &'static str,
+}
+
+/// A mechanical (or reference) system, implemented by its parameter struct.
+///
+/// Adding a system: a file `src/systems/<name>.rs` with a `param_struct!` parameter struct, a
+/// model implementing [`Model`](crate::integrate::Model) (or
+/// [`MapModel`](crate::integrate::MapModel)) and this trait; then one line in the registry in
+/// `src/systems/mod.rs`, and presets.
+pub trait SystemKind: ParamSet + Clone + Default + PartialEq + Send + Sync + 'static {
+    /// Display name.
+    const NAME: &'static str;
+    /// Equation of motion in readable unicode.
+    const EQUATION: &'static str;
+    /// Discrete map (`t` counts iterations) rather than a flow.
+    const DISCRETE: bool = false;
+
+    /// Number of frictional contacts, each with its own friction law (0: the system has no
+    /// friction and ignores the preset's law).
+    fn n_contacts(&self) -> usize;
+
+    /// Degrees of freedom, contacts and links, for front ends.
+    fn layout(&self) -> Layout;
+
+    /// Period of the explicit time forcing [s], when the system is periodically forced; the
+    /// natural stroboscopic Poincaré section.
+    fn forcing_period_s(&self) -> Option<f64> {
+        None
+    }
+
+    /// Period of the drive's own cycle [s] (the belt turn of the bench), whether or not it
+    /// forces the system: the frequency a response is compared with (S1 Fig 61). Defaults to
+    /// the forcing period.
+    fn drive_period_s(&self) -> Option<f64> {
+        self.forcing_period_s()
+    }
+
+    /// Quantities derived from the parameters, shown beside the sliders.
+    fn derived(&self) -> Vec<Derived> {
+        Vec::new()
+    }
+
+    /// Builds the model with one law per contact (`laws.len() == n_contacts()`) and the
+    /// optional load noise, with its initial state.
+    fn build(&self, laws: &[LawConfig], noise: Option<&NoiseParams>) -> Built;
+}
+
+/// Static description of a system for menus, docs and the CLI.
+#[derive(Clone, Copy, Debug)]
+pub struct SystemInfo {
+    /// Short key (`belt_block`), accepted by the CLI.
+    pub key: &'static str,
+    /// Variant name used in presets (`BeltBlock`).
+    pub variant: &'static str,
+    /// Display name.
+    pub name: &'static str,
+    /// Equation of motion in readable unicode.
+    pub equation: &'static str,
+    /// Numeric parameters.
+    pub meta: &'static [crate::params::ParamMeta],
+    /// Discrete map (`t` counts iterations) rather than a flow.
+    pub discrete: bool,
+    /// The system with default parameters.
+    pub default_config: fn() -> super::SystemConfig,
+}
+
+/// Generates [`SystemConfig`](super::SystemConfig), [`SYSTEMS`](super::SYSTEMS) and the
+/// dispatch of [`SystemKind`] over the enum from one line per system:
+/// `Variant => "key", module::ParamsType;` (the line also declares `pub mod module;`).
+macro_rules! system_registry {
+    ($( $variant:ident => $key:literal, $module:ident :: $params:ident; )*) => {
+        $(pub mod $module;)*
+
+        /// Mechanical system choice with its parameters, as stored in presets.
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        pub enum SystemConfig {
+            $(
+                #[doc = concat!("`", $key, "`")]
+                $variant($module::$params),
+            )*
+        }
+
+        /// Every system, in menu order.
+        pub static SYSTEMS: &[SystemInfo] = &[
+            $(SystemInfo {
+                key: $key,
+                variant: stringify!($variant),
+                name: <$module::$params as SystemKind>::NAME,
+                equation: <$module::$params as SystemKind>::EQUATION,
+                meta: <$module::$params>::META,
+                discrete: <$module::$params as SystemKind>::DISCRETE,
+                default_config: || SystemConfig::$variant(<$module::$params>::default()),
+            },)*
+        ];
+
+        $(
+            impl ConfigOf for $module::$params {
+                fn of(config: &SystemConfig) -> Option<&Self> {
+                    match config {
+                        SystemConfig::$variant(p) => Some(p),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+            }
+        )*
+
+        macro_rules! dispatch_system {
+            ($self_:expr, $p:ident => $call:expr) => {
+                match $self_ {
+                    $(SystemConfig::$variant($p) => $call,)*
+                }
+            };
+        }
+
+        impl SystemConfig {
+            /// The parameters, addressable by key.
+            pub fn params(&self) -> &dyn ParamSet {
+                dispatch_system!(self, p => p)
+            }
+
+            /// The parameters, mutable by key.
+            pub fn params_mut(&mut self) -> &mut dyn ParamSet {
+                dispatch_system!(self, p => p)
+            }
+
+            /// Variant name (`BeltBlock`).
+            pub fn variant(&self) -> &'static str {
+                match self {
+                    $(SystemConfig::$variant(_) => stringify!($variant),)*
+                }
+            }
+
+            /// Number of frictional contacts (each with its own law).
+            pub fn n_contacts(&self) -> usize {
+                dispatch_system!(self, p => p.n_contacts())
+            }
+
+            /// Degrees of freedom, contacts and links.
+            pub fn layout(&self) -> Layout {
+                dispatch_system!(self, p => p.layout())
+            }
+
+            /// Period of the explicit time forcing [s], when periodically forced.
+            pub fn forcing_period_s(&self) -> Option<f64> {
+                dispatch_system!(self, p => p.forcing_period_s())
+            }
+
+            /// Period of the drive's own cycle [s] (the bench's belt turn), forcing or not.
+            pub fn drive_period_s(&self) -> Option<f64> {
+                dispatch_system!(self, p => p.drive_period_s())
+            }
+
+            /// Quantities derived from the parameters.
+            pub fn derived(&self) -> Vec<Derived> {
+                dispatch_system!(self, p => p.derived())
+            }
+
+            /// Builds the model (or map) with one law per contact and the load noise.
+            pub fn build(&self, laws: &[LawConfig], noise: Option<&NoiseParams>) -> Built {
+                dispatch_system!(self, p => p.build(laws, noise))
+            }
+        }
+    };
+}
+
+/// The parameters of one registered system inside a [`SystemConfig`](super::SystemConfig)
+/// (implemented by the registry for every system's parameter struct).
+pub trait ConfigOf: Sized {
+    /// `Some` when `config` is this system.
+    fn of(config: &super::SystemConfig) -> Option<&Self>;
+}
