@@ -244,3 +244,34 @@ fn response_frequency_follows_the_closed_form_stick_slip_period() {
     }
 }
 
+/// The core sweeps maps too (iterations instead of seconds): the logistic map has one fixed
+/// point `1 − 1/r` at r = 2.8 and a period-2 orbit at r = 3.2, whose two points are the roots
+/// of `r²x² − r(r + 1)x + (r + 1) = 0`.
+#[test]
+fn logistic_map_sweep_shows_the_first_period_doubling() {
+    let p = preset("logistic_map");
+    let mut spec = SweepSpec::new("system.r", 2.8, 3.2, 2, 2000.0);
+    spec.start = SweepStart::Fixed;
+    spec.transient = Transient::Returns(1500);
+    let r = sweep(&p, &spec, SweepControl::default()).unwrap();
+    let ix = r.column("x").unwrap();
+    assert_eq!(r.runs.len(), 2);
+    for run in &r.runs {
+        assert_eq!(run.points.len(), 500);
+        let mut distinct: Vec<f64> = xs(run, ix);
+        distinct.sort_by(f64::total_cmp);
+        distinct.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
+        let rr = run.value;
+        let expected: Vec<f64> = if rr < 3.0 {
+            vec![1.0 - 1.0 / rr]
+        } else {
+            let (a, b, c) = (rr * rr, -rr * (rr + 1.0), rr + 1.0);
+            let d = (b * b - 4.0 * a * c).sqrt();
+            vec![(-b - d) / (2.0 * a), (-b + d) / (2.0 * a)]
+        };
+        assert_eq!(distinct.len(), expected.len(), "r = {rr}: {distinct:?}");
+        for (x, e) in distinct.iter().zip(&expected) {
+            assert!((x - e).abs() < 1e-9, "r = {rr}: {x} vs {e}");
+        }
+    }
+}

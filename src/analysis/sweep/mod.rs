@@ -18,7 +18,10 @@
 //!   flagged, so the equilibrium branch shows in the diagram.
 //! * **Control**: an `AtomicBool` cancels between integration chunks (≤ 1/32 of a run); a
 //!   callback reports each finished value with the running count.
+//! * **Maps** (logistic, Hénon) are iterated instead ([`map`]): the duration and transient count
+//!   iterations and every iterate is a point.
 
+mod map;
 mod run;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -354,6 +357,9 @@ pub fn sweep(
     spec: &SweepSpec,
     control: SweepControl<'_>,
 ) -> Result<SweepResult, SweepError> {
+    if base.system.is_map() {
+        return map::sweep_map(base, spec, control);
+    }
     check(spec)?;
     let columns = {
         let (model, _) = base.build_model();

@@ -13,7 +13,6 @@
 //! computation and its result is dropped.
 
 mod lyapunov;
-mod map_sweep;
 mod run;
 
 use std::sync::Arc;

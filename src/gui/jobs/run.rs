@@ -52,9 +52,7 @@ fn sweep_job(preset: &Preset, spec: &SweepSpec, reply: &Reply) {
     let id = reply.id();
     let total = spec.total_runs();
     reply.progress(0.0, format!("0 of {total} runs"));
-    let result = if preset.system.is_map() {
-        super::map_sweep::sweep_map(preset, spec, reply)
-    } else {
+    let result = {
         let progress = |p: &SweepProgress<'_>| {
             reply.progress(
                 p.done as f64 / p.total.max(1) as f64,

@@ -1,19 +1,17 @@
-//! Orbit diagrams of the discrete reference maps (logistic, Hénon). The core's sweep integrates
-//! flows only; a map is iterated here with the same conventions so the diagram reads the same
-//! [`SweepResult`]: up and down branches continuing from the previous end state, the transient
+//! Orbit diagrams of the discrete maps (logistic, Hénon), with the conventions of the flows'
+//! sweep so the diagram reads the same [`SweepResult`]: up and down branches continuing from the previous end state, the transient
 //! counted in iterations (`Returns(n)`: n iterates, `Seconds(s)`: s iterates), every later
 //! iterate a point. An orbit that escapes to infinity records no points and the next value
 //! starts again from the preset's initial state.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{JobMsg, Reply};
-use crate::analysis::sweep::{
-    Branch, SweepError, SweepPoint, SweepResult, SweepSpec, SweepStart, Transient, ValueRun,
+use super::{
+    Branch, SweepControl, SweepError, SweepPoint, SweepProgress, SweepResult, SweepSpec,
+    SweepStart, Transient, ValueRun,
 };
 use crate::integrate::is_bounded;
 use crate::integrate::map::MAP_SECTION;
-use crate::params::fmt_num;
 use crate::preset::Preset;
 
 /// Iterations between cancellation checks.
@@ -31,7 +29,7 @@ fn values_of(spec: &SweepSpec, branch: Branch) -> Vec<usize> {
 pub(super) fn sweep_map(
     base: &Preset,
     spec: &SweepSpec,
-    reply: &Reply,
+    control: SweepControl<'_>,
 ) -> Result<SweepResult, SweepError> {
     if spec.values.is_empty() {
         return Err(SweepError::Spec("the sweep has no parameter values".into()));
@@ -42,7 +40,7 @@ pub(super) fn sweep_map(
         .unwrap_or_default();
     let done = AtomicUsize::new(0);
     let total = spec.total_runs();
-    let branch = |b: Branch| run_branch(base, spec, b, reply, &done, total);
+    let branch = |b: Branch| run_branch(base, spec, b, control, &done, total);
     let runs = match spec.start {
         SweepStart::Continue if spec.values.len() > 1 => {
             let (up, down) = rayon::join(|| branch(Branch::Up), || branch(Branch::Down));
@@ -64,10 +62,11 @@ fn run_branch(
     base: &Preset,
     spec: &SweepSpec,
     branch: Branch,
-    reply: &Reply,
+    control: SweepControl<'_>,
     done: &AtomicUsize,
     total: usize,
 ) -> Result<Vec<ValueRun>, SweepError> {
+    let cancelled = || control.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     let mut out = Vec::new();
     let mut carry: Option<Vec<f64>> = None;
     let iterations = spec.duration_s.max(1.0).round() as u64;
@@ -104,7 +103,7 @@ fn run_branch(
         let mut points = Vec::new();
         let mut escaped = false;
         for it in 1..=iterations {
-            if it % CHECK_EVERY == 0 && reply.cancelled() {
+            if it % CHECK_EVERY == 0 && cancelled() {
                 return Err(SweepError::Cancelled { done: 0, total });
             }
             map.step(&x, &mut next);
@@ -121,7 +120,7 @@ fn run_branch(
                 });
             }
         }
-        if reply.cancelled() {
+        if cancelled() {
             return Err(SweepError::Cancelled { done: 0, total });
         }
         if !escaped {
@@ -139,19 +138,13 @@ fn run_branch(
             samples: Vec::new(),
         };
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-        reply.progress(
-            n as f64 / total.max(1) as f64,
-            format!(
-                "{n} of {total} runs ({} = {}, {branch} branch{})",
-                spec.param,
-                fmt_num(value),
-                if escaped { ", orbit escaped" } else { "" }
-            ),
-        );
-        reply.live(JobMsg::SweepRun {
-            id: reply.id(),
-            run: Box::new(run.clone()),
-        });
+        if let Some(progress) = control.progress {
+            progress(&SweepProgress {
+                done: n,
+                total,
+                run: &run,
+            });
+        }
         out.push(run);
     }
     Ok(out)
