@@ -76,6 +76,10 @@ pub static BUILTIN: &[(&str, &str)] = &[
         "w2_stribeck_tanh",
         include_str!("../../presets/w2_stribeck_tanh.ron"),
     ),
+    (
+        "two_block_bk",
+        include_str!("../../presets/two_block_bk.ron"),
+    ),
     ("lorenz", include_str!("../../presets/lorenz.ron")),
     (
         "logistic_map",

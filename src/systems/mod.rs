@@ -40,6 +40,7 @@ use crate::params::ParamSet;
 
 system_registry! {
     BeltBlock => "belt_block", belt_block::BeltBlockParams;
+    TwoBlock => "two_block", two_block::TwoBlockParams;
     Lorenz => "lorenz", lorenz::LorenzParams;
     LogisticMap => "logistic", logistic::LogisticParams;
     HenonMap => "henon", henon::HenonParams;
