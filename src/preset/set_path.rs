@@ -204,6 +204,31 @@ mod tests {
     }
 
     #[test]
+    fn contact_paths_override_one_contact_and_spread_adds_heterogeneity() {
+        let mut p = Preset::default();
+        p.set_path("system", "two_block").unwrap();
+        p.set_path("law", "static_kinetic").unwrap();
+        p.set_path("contact.2.mu_s", "0.6").unwrap();
+        assert_eq!(p.contacts.len(), 1);
+        assert_eq!(p.contact_law(1).params().get("mu_s"), Some(0.6));
+        assert_eq!(p.contact_law(0), p.law);
+        p.set_path("contact.1", "lugre").unwrap();
+        assert_eq!(p.contact_law(0).variant(), "LuGre");
+        p.set_path("contact.1", "default").unwrap();
+        assert_eq!(p.contacts.len(), 1);
+        let e = p.set_path("contact.3.mu_s", "0.5").unwrap_err();
+        assert!(e.contains("contacts 1 to 2"), "{e}");
+        p.set_path("spread.mu_k", "0.1").unwrap();
+        assert_eq!(p.spread.len(), 1);
+        assert_ne!(
+            p.contact_law(0).params().get("mu_k"),
+            p.law.params().get("mu_k")
+        );
+        p.set_path("spread.mu_k", "0").unwrap();
+        assert!(p.spread.is_empty());
+    }
+
+    #[test]
     fn switching_system_takes_its_defaults() {
         let mut p = Preset::default();
         p.set_path("system", "lorenz").unwrap();
