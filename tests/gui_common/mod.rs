@@ -48,6 +48,28 @@ pub fn window_with(
     })
 }
 
+/// The window opened with `preset`, running, with no file dialogs.
+pub fn window_with_preset(
+    size: egui::Vec2,
+    preset: tribolab::preset::Preset,
+) -> Harness<'static, TriboApp> {
+    Harness::builder().with_size(size).build_eframe(move |cc| {
+        TriboApp::with_options(
+            cc,
+            AppOptions {
+                preset: Some(preset),
+                restore: false,
+                start_running: true,
+                dialogs: Box::new(ScriptedDialogs {
+                    answers: Vec::new().into(),
+                    unavailable: true,
+                }),
+                frame_stats: false,
+            },
+        )
+    })
+}
+
 /// Steps frames until `done` holds; panics after `secs` seconds.
 pub fn run_until(h: &mut Harness<'static, TriboApp>, secs: f64, done: impl Fn(&TriboApp) -> bool) {
     let deadline = Instant::now() + Duration::from_secs_f64(secs);
