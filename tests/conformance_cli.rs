@@ -206,3 +206,37 @@ fn systems_lists_every_registered_system() {
     }
     assert!(s.contains("restarts the run"));
 }
+
+/// `run --summary` reports the energy account and one line per contact for every mechanical
+/// system, found by role; the put-in energy balances what is stored, moving and dissipated.
+#[test]
+fn every_system_summarises_its_energy_and_contacts() {
+    for (key, path, p) in presets() {
+        let out_csv = path.with_extension("csv");
+        let out = tribolab(&[
+            "run",
+            path.to_str().unwrap(),
+            "--summary",
+            "--out",
+            out_csv.to_str().unwrap(),
+        ]);
+        assert_ok(&key, "run --summary", &out);
+        let report = text(&out.stderr);
+        let n = p.system.n_contacts();
+        for c in 1..=n {
+            assert!(
+                report.contains(&format!("contact {c} (")) && report.contains("slip event"),
+                "{key}: {report}"
+            );
+        }
+        if p.system.layout().is_mechanical() {
+            assert!(report.starts_with("energy at t = "), "{key}: {report}");
+            assert!(
+                report.contains("dissipated by: friction at contact 1"),
+                "{key}"
+            );
+        } else {
+            assert!(report.trim().is_empty(), "{key}: {report}");
+        }
+    }
+}

@@ -5,6 +5,7 @@ pub mod classify;
 pub mod divergence;
 pub mod dynamics;
 pub mod embedding;
+pub mod energy;
 pub mod error;
 pub mod floquet;
 pub mod linefit;

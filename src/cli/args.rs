@@ -16,6 +16,9 @@ pub struct RunArgs {
     pub out: Option<String>,
     /// `--stats`: print integrator counters and speed to stderr.
     pub stats: bool,
+    /// `--summary`: print the energy account and each contact's stick and slip statistics
+    /// to stderr.
+    pub summary: bool,
 }
 
 /// Parses the arguments after `run`.
@@ -44,6 +47,7 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
             }
             "--out" | "-o" => out.out = Some(value("--out")?),
             "--stats" => out.stats = true,
+            "--summary" => out.summary = true,
             f if f.starts_with('-') && f.len() > 1 => {
                 return Err(CliError::Usage(format!("unknown option `{f}`")));
             }

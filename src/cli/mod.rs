@@ -11,6 +11,7 @@ mod laws;
 mod lyapunov;
 mod opts;
 mod run;
+mod summary;
 mod sweep;
 
 use std::process::ExitCode;
@@ -25,7 +26,10 @@ USAGE:
     tribolab                       open the desktop laboratory
     tribolab gui [PRESET.ron]      open it with a preset (--frame-stats: frame timings on stderr)
     tribolab run PRESET.ron [--duration SECONDS] [--set PATH=VALUE]... [--out FILE.csv]
-                                   run headless; CSV on stdout unless --out is given
+                   [--summary] [--stats]
+                                   run headless; CSV on stdout unless --out is given;
+                                   --summary: energy account and each contact's stick and
+                                   slip statistics on stderr
     tribolab lyapunov PRESET.ron [--duration S] [--transient S] [--tau S] [--exponents K]
                        [--separation D] [--set PATH=VALUE]... [--no-benettin] [--fast-stiff]
                        [--json]

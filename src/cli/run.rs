@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::args::parse_run;
+use super::summary::{Keep, summary};
 use super::{CliError, CsvSink, load_preset_arg};
 use crate::util::atomic_write::write_atomically;
 
@@ -32,9 +33,20 @@ pub(super) fn run(args: &[String]) -> Result<(), CliError> {
         .map_err(|e| CliError::Failed(format!("{}: {e}", a.preset)))?;
     let header = sim.column_names();
     let started = std::time::Instant::now();
+    let mut kept = Vec::new();
     let mut simulate = |w: &mut dyn Write| -> std::io::Result<()> {
         let mut sink = CsvSink::new(w, &header)?;
-        let result = sim.advance(duration, &mut sink);
+        let result = if a.summary {
+            let mut keep = Keep {
+                inner: &mut sink,
+                rows: Vec::new(),
+            };
+            let r = sim.advance(duration, &mut keep);
+            kept = keep.rows;
+            r
+        } else {
+            sim.advance(duration, &mut sink)
+        };
         sink.finish()?;
         result.map_err(|e| std::io::Error::other(format!("simulation failed: {e}")))
     };
@@ -47,6 +59,12 @@ pub(super) fn run(args: &[String]) -> Result<(), CliError> {
             simulate(&mut lock).map_err(|e| CliError::Failed(e.to_string()))
         }
     };
+    if a.summary && result.is_ok() {
+        eprintln!(
+            "{}",
+            summary(&sim.columns(), &preset.system.layout(), &kept)
+        );
+    }
     if a.stats {
         let wall = started.elapsed().as_secs_f64();
         let st = sim.stats();
