@@ -156,4 +156,32 @@ fn the_two_block_system_in_the_window() {
     // The second contact's own law is in the side panel.
     h.get_by_label_contains("Contact 2 (block 2 on the belt) has its own law");
     assert!(h.state().run_state().error.is_none());
+
+    // The Floquet tab finds the same orbit as the core does for this preset: four states,
+    // the trivial multiplier 1, the period the CLI prints.
+    h.state_mut().set_tab(Tab::Floquet);
+    h.run_steps(3);
+    h.get_by_label("Find orbit and multipliers").click();
+    run_until(&mut h, 60.0, |a| a.analysis().floquet().is_some());
+    let r = h.state().analysis().floquet().unwrap().clone();
+    let mut core = tribolab::analysis::PresetDynamics::new(h.state().session().preset.clone());
+    core.rtol = Some(core.preset.run.rtol.min(1e-10));
+    let options = tribolab::analysis::FloquetOptions {
+        transient_s: h.state().session().view.lab.floquet_transient_s,
+        ..Default::default()
+    };
+    let expected = tribolab::analysis::floquet(&core, &options).unwrap();
+    assert_eq!(r.multipliers.len(), 4);
+    assert!(
+        (r.period_s - expected.period_s).abs() < 1e-9,
+        "{} s",
+        r.period_s
+    );
+    assert!(
+        r.multipliers
+            .iter()
+            .any(|m| (m - nalgebra::Complex::new(1.0, 0.0)).norm() < 1e-4),
+        "{:?}",
+        r.multipliers
+    );
 }
