@@ -8,7 +8,7 @@ mod generic;
 use eframe::egui::{self, Pos2, Shape, Stroke, pos2, vec2};
 
 use super::TriboApp;
-use crate::systems::SystemConfig;
+use crate::systems::{BeltBlockParams, ConfigOf};
 
 /// A drawing of the running system, driven by the newest samples.
 pub trait Schematic {
@@ -19,8 +19,8 @@ pub trait Schematic {
 /// The schematic of the session's system: its own where it has one, else the generic drawing
 /// of its layout; `None` for systems without mechanics (the reference flows and maps).
 pub fn for_session(app: &TriboApp) -> Option<Box<dyn Schematic>> {
-    // The registry of systems with their own drawing.
-    if let SystemConfig::BeltBlock(p) = &app.session.preset.system {
+    // The systems with a drawing of their own.
+    if let Some(p) = BeltBlockParams::of(&app.session.preset.system) {
         return Some(Box::new(bench::BenchSchematic(p.clone())));
     }
     app.run
