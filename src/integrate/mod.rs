@@ -7,6 +7,7 @@
 pub mod dopri5;
 pub mod driver;
 pub mod error;
+pub mod jacobian_structure;
 pub mod linalg;
 pub mod map;
 pub mod method;
@@ -22,6 +23,7 @@ pub mod tolerance;
 
 pub use driver::{SampleSink, Simulation, Stats};
 pub use error::{SimError, is_bounded};
+pub use jacobian_structure::{JacobianStructure, SparsityPattern};
 pub use map::{MapModel, MapRun};
 pub use method::Method;
 pub use model::{Column, Model};
