@@ -4,6 +4,7 @@
 //! driver [`Simulation`] that locates events (stick/slip switches) on the solution; discrete
 //! maps ([`MapModel`], [`MapRun`]) and a [`Runner`] over either.
 
+pub mod column_groups;
 pub mod dopri5;
 pub mod driver;
 pub mod error;
