@@ -19,6 +19,7 @@ pub mod root;
 pub mod rosenbrock;
 pub mod rosenbrock_tableaus;
 pub mod runner;
+pub mod sparse_lu;
 pub mod stepper;
 pub mod tolerance;
 
