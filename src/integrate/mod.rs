@@ -17,6 +17,7 @@ pub mod rk4;
 pub mod rk4_batch;
 pub mod root;
 pub mod rosenbrock;
+mod rosenbrock_sparse;
 pub mod rosenbrock_tableaus;
 pub mod runner;
 pub mod sparse_lu;

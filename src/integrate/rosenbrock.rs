@@ -8,13 +8,17 @@
 //! y_new = y + Σ_{j<s} a_sj u_j + u_s,          error estimate = u_s
 //! ```
 //! `J = ∂f/∂y` comes from the model's analytic Jacobian or from forward differences over the
-//! non-quadrature components (one right-hand side per column), and is reused across rejected
-//! steps from the same point; small systems solve through an explicit inverse
-//! ([`linalg`](super::linalg)). Dense output is the
+//! non-quadrature components, and is reused across rejected steps from the same point. Small
+//! (dense) systems difference one column per right-hand side and solve through an explicit
+//! inverse ([`linalg`](super::linalg)); a model that declares a banded or sparse dynamic block
+//! ([`Model::jacobian_structure`]) gets grouped differences and faer's sparse LU
+//! ([`rosenbrock_sparse`](super::rosenbrock_sparse)). Dense output is the
 //! method's own interpolant `y(θ) = (1−θ)y₀ + θ(y₁ + (1−θ)(k₁ + θ(k₂ + θk₃)))`, `k_r = Σ_j H_rj u_j`
 //! (k₃ = 0 for Rodas4).
 
+use super::jacobian_structure::JacobianStructure;
 use super::linalg::{DenseLu, INVERSE_MAX_DIM, invert};
+use super::rosenbrock_sparse::SparseSystem;
 use super::rosenbrock_tableaus::Tableau;
 use super::stepper::Stepper;
 use super::{Model, Tolerance};
@@ -48,6 +52,8 @@ pub struct Rosenbrock<const N: usize = 0> {
     matrix: Vec<f64>,
     /// LU of `matrix` for dense systems above [`INVERSE_MAX_DIM`].
     lu: DenseLu,
+    /// The structured path, when the model declares a banded or sparse Jacobian.
+    sparse: Option<SparseSystem>,
     /// `f0`, `ft` and `jac` hold data of the current start point.
     start_valid: bool,
     /// `h` of the current factorisation (NaN when none).
@@ -84,6 +90,7 @@ impl<const N: usize> Rosenbrock<N> {
             jac: Vec::new(),
             matrix: Vec::new(),
             lu: DenseLu::default(),
+            sparse: None,
             start_valid: false,
             factored_for_h: f64::NAN,
             y0: vec![0.0; n],
@@ -105,7 +112,11 @@ impl<const N: usize> Rosenbrock<N> {
         }
         model.rhs(t, y, &mut self.f0);
         self.evals += 1;
-        self.dense_jacobian(model, t, y, tol);
+        if let Some(sparse) = &mut self.sparse {
+            self.evals += sparse.prepare(model, t, y, &self.f0, tol);
+        } else {
+            self.dense_jacobian(model, t, y, tol);
+        }
         if model.is_autonomous() {
             self.ft.iter_mut().for_each(|v| *v = 0.0);
         } else {
@@ -120,11 +131,24 @@ impl<const N: usize> Rosenbrock<N> {
         self.factored_for_h = f64::NAN;
     }
 
-    /// Sets up the linear algebra for `nd` dynamic components.
-    fn configure(&mut self, _model: &dyn Model, nd: usize) {
+    /// Sets up the linear algebra for `nd` dynamic components: the structured path when the
+    /// model declares a banded or sparse block (and faer accepts its pattern), else dense.
+    fn configure(&mut self, model: &dyn Model, nd: usize) {
         self.nd = nd;
         self.configured = true;
-        let (jac_len, inv_len) = (self.n * nd, nd * nd);
+        let structure = model.jacobian_structure();
+        debug_assert!(
+            !matches!(&structure, JacobianStructure::Sparse(p) if p.dim() != nd),
+            "the declared sparsity pattern does not have the dynamic dimension {nd}"
+        );
+        self.sparse = structure
+            .pattern(nd)
+            .and_then(|p| SparseSystem::new(p, self.n));
+        let (jac_len, inv_len) = if self.sparse.is_some() {
+            (0, 0)
+        } else {
+            (self.n * nd, nd * nd)
+        };
         self.jac = vec![0.0; jac_len];
         self.matrix = vec![0.0; inv_len];
         self.inv = vec![0.0; if nd <= INVERSE_MAX_DIM { inv_len } else { 0 }];
@@ -157,6 +181,9 @@ impl<const N: usize> Rosenbrock<N> {
         let nd = self.nd;
         let diag = 1.0 / (h * self.tab.gamma);
         self.factored_for_h = h;
+        if let Some(sparse) = &mut self.sparse {
+            return sparse.factor(diag);
+        }
         let m = &mut self.matrix[..nd * nd];
         for i in 0..nd {
             let row = &self.jac[i * nd..(i + 1) * nd];
@@ -173,13 +200,17 @@ impl<const N: usize> Rosenbrock<N> {
         }
     }
 
-    /// Solves `(I/(hγ) − J)·u_s = r` for one stage: the dynamic block (its inverse or its
-    /// LU), then the quadratures explicitly; returns the right-hand-side evaluations spent.
-    fn solve_stage(&mut self, s: usize, h: f64) -> u64 {
+    /// Solves `(I/(hγ) − J)·u_s = r` for one stage: the dynamic block (its inverse, its dense
+    /// LU or the sparse LU), then the quadratures explicitly. `(t, y)` is the step's start;
+    /// returns the right-hand-side evaluations spent.
+    fn solve_stage(&mut self, model: &dyn Model, t: f64, y: &[f64], s: usize, h: f64) -> u64 {
         let (n, nd) = (self.dim(), self.nd);
         let u = &mut self.u[s * n..(s + 1) * n];
         let r = &self.rhs[..n];
         let hg = h * self.tab.gamma;
+        if let Some(sparse) = &mut self.sparse {
+            return sparse.solve(model, t, y, &self.f0[..n], r, u, hg);
+        }
         if nd <= INVERSE_MAX_DIM {
             for i in 0..nd {
                 let row = &self.inv[i * nd..(i + 1) * nd];
@@ -259,7 +290,7 @@ impl<const N: usize> Stepper for Rosenbrock<N> {
                     r[i] += c * uj[i];
                 }
             }
-            self.evals += self.solve_stage(s, h);
+            self.evals += self.solve_stage(model, t, y, s, h);
         }
         // Stiffly accurate: y_new = y + Σ_{j<s} a_sj u_j + u_s (the last stage's argument
         // plus its increment).
