@@ -1,0 +1,3 @@
+//! Models shared by several integration tests and benchmarks.
+
+pub mod chain;
