@@ -12,7 +12,7 @@
 //! (dense) systems difference one column per right-hand side and solve through an explicit
 //! inverse ([`linalg`](super::linalg)); a model that declares a banded or sparse dynamic block
 //! ([`Model::jacobian_structure`]) gets grouped differences and faer's sparse LU
-//! ([`rosenbrock_sparse`](super::rosenbrock_sparse)). Dense output is the
+//! (`rosenbrock_sparse.rs`). Dense output is the
 //! method's own interpolant `y(θ) = (1−θ)y₀ + θ(y₁ + (1−θ)(k₁ + θ(k₂ + θk₃)))`, `k_r = Σ_j H_rj u_j`
 //! (k₃ = 0 for Rodas4).
 
