@@ -1,20 +1,28 @@
 //! Sparse LU of the Rosenbrock matrix `M = I/(hγ) − J` with the `faer` crate.
 //!
-//! The pattern of `M` is the model's declared Jacobian pattern plus the diagonal. faer's
-//! symbolic analysis (COLAMD fill-reducing column order, elimination tree, and the choice
-//! between a simplicial and a supernodal factorisation) depends on the pattern only, so it is
-//! done **once** in [`SparseLu::new`]; every step then only refactors numerically (partial
-//! pivoting by rows, left-looking Gilbert–Peierls for the simplicial variant) into storage and
-//! scratch kept from the previous factorisation, and solves by two sparse triangular sweeps.
+//! The pattern of `M` is the model's declared Jacobian pattern plus the diagonal. Its symbolic
+//! part, the COLAMD fill-reducing column order, depends on the pattern only and is computed
+//! **once** in [`SparseLu::new`]; every step then refactors numerically with faer's
+//! simplicial left-looking LU (Gilbert–Peierls, partial pivoting by rows) into the storage and
+//! scratch of the previous factorisation, and solves by two sparse triangular sweeps.
+//!
+//! Simplicial, not supernodal: the chains this serves have narrow bands and little fill,
+//! where the simplicial kernel is the faster one, and leaving faer's supernodal code
+//! uninstantiated keeps its generic code out of this crate's build (compile time).
 
 use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::sparse::linalg::lu::{LuRef, NumericLu, SymbolicLu, factorize_symbolic_lu};
+use faer::perm::PermRef;
+use faer::sparse::linalg::colamd;
+use faer::sparse::linalg::lu::simplicial::{
+    SimplicialLu, factorize_simplicial_numeric_lu, factorize_simplicial_numeric_lu_scratch,
+    solve_in_place_scratch,
+};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 use faer::{Conj, MatMut, Par};
 
 use super::jacobian_structure::SparsityPattern;
 
-/// Why the sparse LU could not be set up (faer's symbolic analysis or scratch allocation).
+/// Why the sparse LU could not be set up (faer's ordering or scratch allocation).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("sparse LU setup failed: {0}")]
 pub struct SparseLuError(String);
@@ -29,11 +37,14 @@ pub struct SparseLu {
     jac_pos: Vec<usize>,
     /// Position in `values` of each diagonal entry.
     diag_pos: Vec<usize>,
-    symbolic: SymbolicLu<usize>,
-    numeric: NumericLu<usize, f64>,
+    /// COLAMD column order (forward, inverse).
+    col_perm: (Vec<usize>, Vec<usize>),
+    /// Row pivoting of the last factorisation (forward, inverse).
+    row_perm: (Vec<usize>, Vec<usize>),
+    lu: SimplicialLu<usize, f64>,
     factor_scratch: MemBuffer,
     solve_scratch: MemBuffer,
-    /// `numeric` holds the factors of the current `values`.
+    /// `lu` holds the factors of the current `values`.
     factored: bool,
 }
 
@@ -48,7 +59,7 @@ impl std::fmt::Debug for SparseLu {
 }
 
 impl SparseLu {
-    /// Symbolic analysis for Jacobians with pattern `jac`.
+    /// Symbolic analysis (column order, workspace) for Jacobians with pattern `jac`.
     pub fn new(jac: &SparsityPattern) -> Result<Self, SparseLuError> {
         let pattern = jac.with_diagonal();
         let n = pattern.dim();
@@ -61,23 +72,29 @@ impl SparseLu {
             .map(|i| pattern.position(i, i))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| SparseLuError("diagonal missing from the pattern".into()))?;
-        let symbolic = factorize_symbolic_lu(symbolic_view(&pattern), Default::default())
-            .map_err(|e| SparseLuError(format!("{e:?}")))?;
-        let par = Par::Seq;
-        let factor_req = symbolic.factorize_numeric_lu_scratch::<f64>(par, Default::default());
-        let solve_req = symbolic.solve_in_place_scratch::<f64>(1, par);
         let alloc = |req| {
             MemBuffer::try_new(req).map_err(|_| SparseLuError("out of memory for scratch".into()))
         };
+        let (mut fwd, mut inv) = (vec![0; n], vec![0; n]);
+        let mut order_scratch = alloc(colamd::order_scratch::<usize>(n, n, pattern.nnz()))?;
+        colamd::order(
+            &mut fwd,
+            &mut inv,
+            symbolic_view(&pattern),
+            colamd::Control::default(),
+            MemStack::new(&mut order_scratch),
+        )
+        .map_err(|e| SparseLuError(format!("{e:?}")))?;
         Ok(Self {
             values: vec![0.0; pattern.nnz()],
             pattern,
             jac_pos,
             diag_pos,
-            symbolic,
-            numeric: NumericLu::new(),
-            factor_scratch: alloc(factor_req)?,
-            solve_scratch: alloc(solve_req)?,
+            col_perm: (fwd, inv),
+            row_perm: (vec![0; n], vec![0; n]),
+            lu: SimplicialLu::new(),
+            factor_scratch: alloc(factorize_simplicial_numeric_lu_scratch::<usize, f64>(n, n))?,
+            solve_scratch: alloc(solve_in_place_scratch::<usize, f64>(n, 1, Par::Seq))?,
             factored: false,
         })
     }
@@ -98,18 +115,19 @@ impl SparseLu {
         for (&p, &j) in self.jac_pos.iter().zip(jac) {
             self.values[p] -= j;
         }
+        let n = self.dim();
         let matrix = SparseColMatRef::new(symbolic_view(&self.pattern), &self.values);
-        let stack = MemStack::new(&mut self.factor_scratch);
-        self.factored = self
-            .symbolic
-            .factorize_numeric_lu(
-                &mut self.numeric,
-                matrix,
-                Par::Seq,
-                stack,
-                Default::default(),
-            )
-            .is_ok();
+        let col_perm = PermRef::new_checked(&self.col_perm.0, &self.col_perm.1, n);
+        let (row_fwd, row_inv) = &mut self.row_perm;
+        self.factored = factorize_simplicial_numeric_lu(
+            row_fwd,
+            row_inv,
+            &mut self.lu,
+            matrix,
+            col_perm,
+            MemStack::new(&mut self.factor_scratch),
+        )
+        .is_ok();
         self.factored
     }
 
@@ -121,9 +139,16 @@ impl SparseLu {
         }
         let n = self.dim();
         let rhs = MatMut::from_column_major_slice_mut(&mut b[..n], n, 1);
-        let lu = LuRef::new_unchecked(&self.symbolic, &self.numeric);
-        let stack = MemStack::new(&mut self.solve_scratch);
-        lu.solve_in_place_with_conj(Conj::No, rhs, Par::Seq, stack);
+        let row_perm = PermRef::new_checked(&self.row_perm.0, &self.row_perm.1, n);
+        let col_perm = PermRef::new_checked(&self.col_perm.0, &self.col_perm.1, n);
+        self.lu.solve_in_place_with_conj(
+            row_perm,
+            col_perm,
+            Conj::No,
+            rhs,
+            Par::Seq,
+            MemStack::new(&mut self.solve_scratch),
+        );
     }
 }
 
