@@ -371,48 +371,59 @@ fn divergence_is_reported_identically() {
     assert_outcomes_equal("divergence", &a, &b);
 }
 
-/// A model outside the compiled dimensions (nine uncoupled oscillators, the generic loop)
-/// that implements batches itself through the public API, with one event function.
+/// Models outside the compiled dimensions (9 and 300 states: uncoupled oscillators, the
+/// generic loop) that implement batches themselves through the public API, with one event
+/// function.
 #[test]
 fn generic_dimension_batches_equal_the_general_path() {
-    let run = |batched: bool| {
-        let model = Oscillators { batched };
-        let y0 = (0..9).map(|i| 1.0 + i as f64).collect();
-        let settings = DriverSettings {
-            method: Method::Rk4,
-            rtol: 1e-8,
-            rk4_dt_s: 1e-3,
-            output_interval_s: 0.05,
+    for n_osc in [3, 100] {
+        let run = |batched: bool| {
+            let model = Oscillators { n_osc, batched };
+            let y0 = (0..model.dim()).map(|i| 1.0 + i as f64).collect();
+            let settings = DriverSettings {
+                method: Method::Rk4,
+                rtol: 1e-8,
+                rk4_dt_s: 1e-3,
+                output_interval_s: 0.05,
+            };
+            let mut sim = Simulation::new(Box::new(model), y0, 0.0, settings).expect("starts");
+            let mut out = Collected::default();
+            sim.advance(10.0, &mut out).expect("runs");
+            Outcome {
+                out,
+                steps: sim.stats().steps,
+                batched_steps: sim.stats().batched_steps,
+                error: None,
+            }
         };
-        let mut sim = Simulation::new(Box::new(model), y0, 0.0, settings).expect("starts");
-        let mut out = Collected::default();
-        sim.advance(10.0, &mut out).expect("runs");
-        Outcome {
-            out,
-            steps: sim.stats().steps,
-            batched_steps: sim.stats().batched_steps,
-            error: None,
-        }
-    };
-    let (a, b) = (run(true), run(false));
-    assert_outcomes_equal("nine oscillators", &a, &b);
-    let events = a.out.rows.iter().filter(|r| r.last() == Some(&1.0)).count();
-    assert!(events >= 4, "{events} event rows");
+        let (a, b) = (run(true), run(false));
+        let name = format!("{} states", 3 * n_osc);
+        assert_outcomes_equal(&name, &a, &b);
+        assert_eq!(
+            a.out.rows[0].len(),
+            1 + 3 * n_osc + 1,
+            "{name}: t, states, event flag"
+        );
+        let events = a.out.rows.iter().filter(|r| r.last() == Some(&1.0)).count();
+        assert!(events >= 4, "{name}: {events} event rows");
+    }
 }
 
-/// `ẍ_i = −ω_i² x_i` (ω_i = 3, 4, 5 rad/s) for three oscillators in (x, v) pairs plus three
-/// pure integrals; one event (x₀ falling through 0) that changes nothing.
+/// `ẍ_i = −ω_i² x_i` (ω_i = 3 + i rad/s) for `n_osc` oscillators in (x, v) pairs plus `n_osc`
+/// pure integrals of `x_i²`; one event (x₀ falling through 0) that changes nothing.
 struct Oscillators {
+    n_osc: usize,
     batched: bool,
 }
 
 impl BatchRhs for Oscillators {
     fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
-        for i in 0..3 {
+        let m = self.n_osc;
+        for i in 0..m {
             let w = 3.0 + i as f64;
             dy[2 * i] = y[2 * i + 1];
             dy[2 * i + 1] = -w * w * y[2 * i];
-            dy[6 + i] = y[2 * i] * y[2 * i];
+            dy[2 * m + i] = y[2 * i] * y[2 * i];
         }
     }
     fn events(&self, _t: f64, y: &[f64], g: &mut [f64]) {
@@ -423,13 +434,13 @@ impl BatchRhs for Oscillators {
 
 impl Model for Oscillators {
     fn dim(&self) -> usize {
-        9
+        3 * self.n_osc
     }
     fn n_quadratures(&self) -> usize {
-        3
+        self.n_osc
     }
     fn state_names(&self) -> Vec<String> {
-        (0..9).map(|i| format!("y{i}")).collect()
+        (0..self.dim()).map(|i| format!("y{i}")).collect()
     }
     fn state_scales(&self, scales: &mut [f64]) {
         scales.fill(1.0);
@@ -444,7 +455,9 @@ impl Model for Oscillators {
         BatchRhs::events(self, t, y, g);
     }
     fn columns(&self) -> Vec<Column> {
-        (0..9).map(|i| Column::new(format!("y{i}"), "")).collect()
+        (0..self.dim())
+            .map(|i| Column::new(format!("y{i}"), ""))
+            .collect()
     }
     fn observe(&self, _t: f64, y: &[f64], row: &mut [f64]) {
         row.copy_from_slice(y);

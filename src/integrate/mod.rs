@@ -5,9 +5,11 @@
 //! maps ([`MapModel`], [`MapRun`]) and a [`Runner`] over either.
 
 pub mod column;
+pub mod column_groups;
 pub mod dopri5;
 pub mod driver;
 pub mod error;
+pub mod jacobian_structure;
 pub mod linalg;
 pub mod map;
 pub mod method;
@@ -16,14 +18,17 @@ pub mod rk4;
 pub mod rk4_batch;
 pub mod root;
 pub mod rosenbrock;
+mod rosenbrock_sparse;
 pub mod rosenbrock_tableaus;
 pub mod runner;
+pub mod sparse_lu;
 pub mod stepper;
 pub mod tolerance;
 
 pub use column::{Column, Role};
 pub use driver::{SampleSink, Simulation, Stats};
 pub use error::{SimError, is_bounded};
+pub use jacobian_structure::{JacobianStructure, SparsityPattern};
 pub use map::{MapModel, MapRun};
 pub use method::Method;
 pub use model::Model;

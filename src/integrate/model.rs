@@ -2,6 +2,7 @@
 
 use super::SimError;
 pub use super::column::Column;
+use super::jacobian_structure::JacobianStructure;
 use super::rk4_batch::Rk4Batch;
 use crate::systems::{Restart, SystemSpec};
 
@@ -126,6 +127,26 @@ pub trait Model {
     /// [`after_step`](Model::after_step) acts must decline. The default declines, and the
     /// driver then takes every step through the general path.
     fn rk4_batch(&self, _batch: &mut Rk4Batch<'_>) -> bool {
+        false
+    }
+
+    /// Which entries of the dynamic Jacobian block `∂f_d/∂y_d` (`n_d × n_d`,
+    /// `n_d = dim − n_quadratures`, state order) may be non-zero, in any mode. The default,
+    /// [`Dense`](JacobianStructure::Dense), suits small systems; a large model (a chain of
+    /// blocks) declares [`Banded`](JacobianStructure::Banded) or
+    /// [`Sparse`](JacobianStructure::Sparse), and the Rosenbrock stepper then differences
+    /// groups of structurally orthogonal columns together (Curtis–Powell–Reid) and factors with
+    /// a sparse LU. Queried once per run; it must stay fixed while [`dim`](Model::dim) does.
+    fn jacobian_structure(&self) -> JacobianStructure {
+        JacobianStructure::Dense
+    }
+
+    /// Analytic values of the declared structure's entries, in **pattern order**: the order of
+    /// [`JacobianStructure::pattern`] (column by column, rows ascending; for a band, column `j`
+    /// holds rows `j − upper ..= j + lower` clipped to the block). Only the structured path
+    /// calls it, and only the dynamic block: the quadrature rows are differenced. `false` (the
+    /// default) lets the integrator difference numerically.
+    fn jacobian_sparse(&self, _t: f64, _y: &[f64], _values: &mut [f64]) -> bool {
         false
     }
 }

@@ -7,12 +7,18 @@
 //! (I/(hγ) − J)·u_i = f(t + c_i h, y + Σ_{j<i} a_ij u_j) + Σ_{j<i} (C_ij/h)·u_j + h·d_i·∂f/∂t
 //! y_new = y + Σ_{j<s} a_sj u_j + u_s,          error estimate = u_s
 //! ```
-//! `J = ∂f/∂y` comes from forward differences over the non-quadrature components (one right-hand
-//! side per column) and is reused across rejected steps from the same point. Dense output is the
+//! `J = ∂f/∂y` comes from the model's analytic Jacobian or from forward differences over the
+//! non-quadrature components, and is reused across rejected steps from the same point. Small
+//! (dense) systems difference one column per right-hand side and solve through an explicit
+//! inverse ([`linalg`](super::linalg)); a model that declares a banded or sparse dynamic block
+//! ([`Model::jacobian_structure`]) gets grouped differences and faer's sparse LU
+//! (`rosenbrock_sparse.rs`). Dense output is the
 //! method's own interpolant `y(θ) = (1−θ)y₀ + θ(y₁ + (1−θ)(k₁ + θ(k₂ + θk₃)))`, `k_r = Σ_j H_rj u_j`
 //! (k₃ = 0 for Rodas4).
 
-use super::linalg::DenseLu;
+use super::jacobian_structure::JacobianStructure;
+use super::linalg::{DenseLu, INVERSE_MAX_DIM, invert};
+use super::rosenbrock_sparse::SparseSystem;
 use super::rosenbrock_tableaus::Tableau;
 use super::stepper::Stepper;
 use super::{Model, Tolerance};
@@ -22,25 +28,32 @@ use super::{Model, Tolerance};
 /// Quadrature components (work integrals) feed nothing back: their Jacobian columns are zero, so
 /// only the `n_d × n_d` block of the dynamic components is factored and the quadrature stage
 /// increments follow explicitly, `u_q = hγ·(r_q + J_qd·u_d)`.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Rosenbrock<const N: usize = 0> {
     tab: &'static Tableau,
     n: usize,
     /// Number of dynamic (non-quadrature) components, set at the first step.
     nd: usize,
+    /// The linear algebra is set up for `nd` (at the first step).
+    configured: bool,
     /// Stage increments, flat: `u[s·n + i]`.
     u: Vec<f64>,
-    /// Explicit inverse of the factored `n_d × n_d` block (small systems solve by a
-    /// matrix–vector product instead of two triangular sweeps).
+    /// Explicit inverse of the factored `n_d × n_d` block (dense systems up to
+    /// [`INVERSE_MAX_DIM`] solve by a matrix–vector product instead of two triangular sweeps).
     inv: Vec<f64>,
     f0: Vec<f64>,
     ft: Vec<f64>,
     stage_y: Vec<f64>,
     stage_f: Vec<f64>,
     rhs: Vec<f64>,
-    /// `∂f/∂y` restricted to the dynamic columns, row-major `n × n_d`.
+    /// `∂f/∂y` restricted to the dynamic columns, row-major `n × n_d` (dense path).
     jac: Vec<f64>,
+    /// `I/(hγ) − J_dd`, row-major (dense path).
+    matrix: Vec<f64>,
+    /// LU of `matrix` for dense systems above [`INVERSE_MAX_DIM`].
     lu: DenseLu,
+    /// The structured path, when the model declares a banded or sparse Jacobian.
+    sparse: Option<SparseSystem>,
     /// `f0`, `ft` and `jac` hold data of the current start point.
     start_valid: bool,
     /// `h` of the current factorisation (NaN when none).
@@ -66,15 +79,18 @@ impl<const N: usize> Rosenbrock<N> {
             tab,
             n,
             nd: n,
+            configured: false,
             u: vec![0.0; tab.stages * n],
-            inv: vec![0.0; n * n],
+            inv: Vec::new(),
             f0: vec![0.0; n],
             ft: vec![0.0; n],
             stage_y: vec![0.0; n],
             stage_f: vec![0.0; n],
             rhs: vec![0.0; n],
-            jac: vec![0.0; n * n],
-            lu: DenseLu::new(n),
+            jac: Vec::new(),
+            matrix: Vec::new(),
+            lu: DenseLu::default(),
+            sparse: None,
             start_valid: false,
             factored_for_h: f64::NAN,
             y0: vec![0.0; n],
@@ -91,12 +107,57 @@ impl<const N: usize> Rosenbrock<N> {
     fn prepare_start(&mut self, model: &dyn Model, t: f64, y: &[f64], tol: &Tolerance) {
         let n = self.n;
         let nd = n - model.n_quadratures();
-        if nd != self.nd {
-            self.nd = nd;
-            self.lu = DenseLu::new(nd);
+        if nd != self.nd || !self.configured {
+            self.configure(model, nd);
         }
         model.rhs(t, y, &mut self.f0);
         self.evals += 1;
+        if let Some(sparse) = &mut self.sparse {
+            self.evals += sparse.prepare(model, t, y, &self.f0, tol);
+        } else {
+            self.dense_jacobian(model, t, y, tol);
+        }
+        if model.is_autonomous() {
+            self.ft.iter_mut().for_each(|v| *v = 0.0);
+        } else {
+            let dt = (f64::EPSILON * t.abs().max(1e-5)).sqrt();
+            model.rhs(t + dt, y, &mut self.stage_f);
+            self.evals += 1;
+            for i in 0..n {
+                self.ft[i] = (self.stage_f[i] - self.f0[i]) / dt;
+            }
+        }
+        self.start_valid = true;
+        self.factored_for_h = f64::NAN;
+    }
+
+    /// Sets up the linear algebra for `nd` dynamic components: the structured path when the
+    /// model declares a banded or sparse block (and faer accepts its pattern), else dense.
+    fn configure(&mut self, model: &dyn Model, nd: usize) {
+        self.nd = nd;
+        self.configured = true;
+        let structure = model.jacobian_structure();
+        debug_assert!(
+            !matches!(&structure, JacobianStructure::Sparse(p) if p.dim() != nd),
+            "the declared sparsity pattern does not have the dynamic dimension {nd}"
+        );
+        self.sparse = structure
+            .pattern(nd)
+            .and_then(|p| SparseSystem::new(p, self.n));
+        let (jac_len, inv_len) = if self.sparse.is_some() {
+            (0, 0)
+        } else {
+            (self.n * nd, nd * nd)
+        };
+        self.jac = vec![0.0; jac_len];
+        self.matrix = vec![0.0; inv_len];
+        self.inv = vec![0.0; if nd <= INVERSE_MAX_DIM { inv_len } else { 0 }];
+    }
+
+    /// The dense Jacobian `n × n_d`: the model's analytic one, or forward differences, one
+    /// right-hand side per dynamic column.
+    fn dense_jacobian(&mut self, model: &dyn Model, t: f64, y: &[f64], tol: &Tolerance) {
+        let (n, nd) = (self.n, self.nd);
         self.stage_y.copy_from_slice(y);
         let analytic = model.jacobian(t, y, &mut self.jac[..n * nd]);
         for j in 0..if analytic { 0 } else { nd } {
@@ -113,25 +174,17 @@ impl<const N: usize> Rosenbrock<N> {
         if !analytic {
             self.evals += nd as u64;
         }
-        if model.is_autonomous() {
-            self.ft.iter_mut().for_each(|v| *v = 0.0);
-        } else {
-            let dt = (f64::EPSILON * t.abs().max(1e-5)).sqrt();
-            model.rhs(t + dt, y, &mut self.stage_f);
-            self.evals += 1;
-            for i in 0..n {
-                self.ft[i] = (self.stage_f[i] - self.f0[i]) / dt;
-            }
-        }
-        self.start_valid = true;
-        self.factored_for_h = f64::NAN;
     }
 
     /// Factors `I/(hγ) − J_dd`; returns `false` if singular.
     fn factor(&mut self, h: f64) -> bool {
         let nd = self.nd;
         let diag = 1.0 / (h * self.tab.gamma);
-        let m = self.lu.matrix_mut();
+        self.factored_for_h = h;
+        if let Some(sparse) = &mut self.sparse {
+            return sparse.factor(diag);
+        }
+        let m = &mut self.matrix[..nd * nd];
         for i in 0..nd {
             let row = &self.jac[i * nd..(i + 1) * nd];
             let out = &mut m[i * nd..(i + 1) * nd];
@@ -140,77 +193,39 @@ impl<const N: usize> Rosenbrock<N> {
             }
             out[i] += diag;
         }
-        self.factored_for_h = h;
-        if nd <= 3 {
-            return small_inverse(&m[..nd * nd], nd, &mut self.inv[..nd * nd]);
+        if nd <= INVERSE_MAX_DIM {
+            invert(m, nd, &mut self.inv[..nd * nd])
+        } else {
+            self.lu.factor(m, nd)
         }
-        if !self.lu.factor() {
-            return false;
-        }
-        let mut col = vec![0.0; nd];
-        for k in 0..nd {
-            col.iter_mut().for_each(|v| *v = 0.0);
-            col[k] = 1.0;
-            self.lu.solve(&mut col);
-            for i in 0..nd {
-                self.inv[i * nd + k] = col[i];
-            }
-        }
-        true
     }
 
-    /// Solves `(I/(hγ) − J)·u_s = r` for one stage: the inverse of the dynamic block, then the
-    /// quadratures explicitly.
-    fn solve_stage(&mut self, s: usize, h: f64) {
+    /// Solves `(I/(hγ) − J)·u_s = r` for one stage: the dynamic block (its inverse, its dense
+    /// LU or the sparse LU), then the quadratures explicitly. `(t, y)` is the step's start;
+    /// returns the right-hand-side evaluations spent.
+    fn solve_stage(&mut self, model: &dyn Model, t: f64, y: &[f64], s: usize, h: f64) -> u64 {
         let (n, nd) = (self.dim(), self.nd);
         let u = &mut self.u[s * n..(s + 1) * n];
         let r = &self.rhs[..n];
-        for i in 0..nd {
-            let row = &self.inv[i * nd..(i + 1) * nd];
-            u[i] = row.iter().zip(&r[..nd]).map(|(a, b)| a * b).sum();
-        }
         let hg = h * self.tab.gamma;
+        if let Some(sparse) = &mut self.sparse {
+            return sparse.solve(model, t, y, &self.f0[..n], r, u, hg);
+        }
+        if nd <= INVERSE_MAX_DIM {
+            for i in 0..nd {
+                let row = &self.inv[i * nd..(i + 1) * nd];
+                u[i] = row.iter().zip(&r[..nd]).map(|(a, b)| a * b).sum();
+            }
+        } else {
+            u[..nd].copy_from_slice(&r[..nd]);
+            self.lu.solve(&mut u[..nd]);
+        }
         for i in nd..n {
             let row = &self.jac[i * nd..(i + 1) * nd];
             let coupling: f64 = row.iter().zip(&u[..nd]).map(|(a, b)| a * b).sum();
             u[i] = hg * (r[i] + coupling);
         }
-    }
-}
-
-/// Inverse of a 1×1, 2×2 or 3×3 row-major matrix by cofactors (the belt–block with a
-/// memoryless or one-state law); `false` when it is singular.
-fn small_inverse(m: &[f64], n: usize, inv: &mut [f64]) -> bool {
-    match n {
-        1 => {
-            inv[0] = 1.0 / m[0];
-            inv[0].is_finite()
-        }
-        2 => {
-            let det = m[0] * m[3] - m[1] * m[2];
-            let d = 1.0 / det;
-            inv.copy_from_slice(&[m[3] * d, -m[1] * d, -m[2] * d, m[0] * d]);
-            d.is_finite() && det != 0.0
-        }
-        _ => {
-            let c00 = m[4] * m[8] - m[5] * m[7];
-            let c01 = m[5] * m[6] - m[3] * m[8];
-            let c02 = m[3] * m[7] - m[4] * m[6];
-            let det = m[0] * c00 + m[1] * c01 + m[2] * c02;
-            let d = 1.0 / det;
-            inv.copy_from_slice(&[
-                c00 * d,
-                (m[2] * m[7] - m[1] * m[8]) * d,
-                (m[1] * m[5] - m[2] * m[4]) * d,
-                c01 * d,
-                (m[0] * m[8] - m[2] * m[6]) * d,
-                (m[2] * m[3] - m[0] * m[5]) * d,
-                c02 * d,
-                (m[1] * m[6] - m[0] * m[7]) * d,
-                (m[0] * m[4] - m[1] * m[3]) * d,
-            ]);
-            d.is_finite() && det != 0.0
-        }
+        0
     }
 }
 
@@ -275,7 +290,7 @@ impl<const N: usize> Stepper for Rosenbrock<N> {
                     r[i] += c * uj[i];
                 }
             }
-            self.solve_stage(s, h);
+            self.evals += self.solve_stage(model, t, y, s, h);
         }
         // Stiffly accurate: y_new = y + Σ_{j<s} a_sj u_j + u_s (the last stage's argument
         // plus its increment).
@@ -374,26 +389,6 @@ mod tests {
             dense = dense.max((out[0] - (t0 + th * h).sin().exp()).abs());
         }
         (end, dense)
-    }
-
-    #[test]
-    fn small_inverses_invert() {
-        let m3 = [2.0, -1.0, 0.5, 1.0, 3.0, -2.0, 0.0, 1.5, 4.0];
-        let mut inv = [0.0; 9];
-        assert!(small_inverse(&m3, 3, &mut inv));
-        for i in 0..3 {
-            for j in 0..3 {
-                let p: f64 = (0..3).map(|k| m3[i * 3 + k] * inv[k * 3 + j]).sum();
-                assert!(
-                    (p - f64::from(u8::from(i == j))).abs() < 1e-14,
-                    "{i}{j}: {p}"
-                );
-            }
-        }
-        let mut inv2 = [0.0; 4];
-        assert!(small_inverse(&[1.0, 2.0, 3.0, 4.0], 2, &mut inv2));
-        assert_eq!(inv2, [-2.0, 1.0, 1.5, -0.5]);
-        assert!(!small_inverse(&[1.0, 2.0, 2.0, 4.0], 2, &mut inv2));
     }
 
     #[test]

@@ -100,7 +100,7 @@ impl Model for Variational {
         let mut v = self.inner.state_names();
         for i in 0..self.nd {
             for j in 0..self.nd {
-                v.push(format!("phi_{i}{j}"));
+                v.push(format!("phi_{i}_{j}"));
             }
         }
         v.push("int_trace_j".into());
