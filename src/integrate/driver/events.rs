@@ -78,7 +78,6 @@ impl Simulation {
         t: f64,
         h_event: f64,
         h_full: f64,
-        t_stop: f64,
         sink: &mut dyn SampleSink,
     ) -> Result<(), SimError> {
         let mut h_event = h_event;
@@ -134,7 +133,7 @@ impl Simulation {
             self.last_step = Some((t, h_event));
             self.t = t_event;
             self.y.copy_from_slice(&self.y_event);
-            self.emit_pending(t_stop.min(t_event), sink);
+            self.emit_pending(t_event, sink);
             self.stepper.accept();
         }
         let t_event = self.t.max(t + h_event);
@@ -177,21 +176,28 @@ impl Simulation {
         crossed: &[usize],
         sink: &mut dyn SampleSink,
     ) -> Result<(), SimError> {
-        for _ in 0..MAX_SIMULTANEOUS_PER_GUARD * crossed.len() {
-            let Some(&j) = crossed.iter().find(|&&j| self.g_prev[j] < 0.0) else {
+        // Each guard fires at most MAX_SIMULTANEOUS_PER_GUARD times here, so one that stays a
+        // hair below zero after its own switch cannot use up the others' turns.
+        let mut fired = vec![0usize; crossed.len()];
+        loop {
+            let next = (0..crossed.len())
+                .find(|&k| fired[k] < MAX_SIMULTANEOUS_PER_GUARD && self.g_prev[crossed[k]] < 0.0);
+            let Some(k) = next else {
                 return Ok(());
             };
+            fired[k] += 1;
+            let j = crossed[k];
             let y = self.y.clone();
             self.emit(t_event, &y, 1.0, sink);
             self.model.apply_event(j, t_event, &mut self.y)?;
             let y = self.y.clone();
             self.emit(t_event, &y, 1.0, sink);
+            self.section_after_switch(t_event, sink);
             self.stats.events += 1;
             self.stepper.reset();
             self.model.events(self.t, &self.y, &mut self.g_prev);
             self.guard_zeno(t_event)?;
         }
-        Ok(())
     }
 
     /// `dg_i/dh` at `ts + h` from the dense output of the step `[ts, ts + hs]` (still prepared

@@ -92,6 +92,12 @@ pub struct Simulation {
     /// Right-hand-side evaluations made in batches.
     batch_evals: u64,
     started: bool,
+    /// Rows computed past the `t_stop` of the `advance` that computed them, in time order:
+    /// every row is observed when the integration passes it (with the mode and parameters of
+    /// that moment) and handed out by the first `advance` whose `t_stop` reaches it.
+    held: VecDeque<Vec<f64>>,
+    /// Rows with times up to this go to the sink at once (the current `advance`'s `t_stop`).
+    deliver_until: f64,
 }
 
 impl Simulation {
@@ -156,6 +162,8 @@ impl Simulation {
             batch_work: (method == Method::Rk4).then(|| Rk4BatchWork::new(n, ne, model_sections)),
             batch_evals: 0,
             started: false,
+            held: VecDeque::new(),
+            deliver_until: t0,
         };
         sim.check_finite(t0, &sim.y.clone())?;
         sim.h = match sim.stepper.fixed_step() {
@@ -255,16 +263,25 @@ impl Simulation {
     }
 
     /// Integrates until `t ≥ t_stop`, pushing every output sample with time `≤ t_stop` and a
-    /// pair of rows (before and after) at every event.
+    /// pair of rows (before and after) at every event. Rows past `t_stop` inside the last step
+    /// are observed now and pushed by the next call, so a run advanced in chunks gives the same
+    /// rows as one advanced at once.
     pub fn advance(&mut self, t_stop: f64, sink: &mut dyn SampleSink) -> Result<(), SimError> {
+        self.deliver_until = t_stop;
+        while let Some(row) = self.held.front() {
+            if row[0] > t_stop {
+                break;
+            }
+            if let Some(row) = self.held.pop_front() {
+                sink.push(&row);
+            }
+        }
         if !self.started {
             self.started = true;
             self.next_output = 1;
             let y = self.y.clone();
             self.emit(self.t0, &y, 0.0, sink);
         }
-        // Samples still pending from the last step.
-        self.emit_pending(t_stop.min(self.t), sink);
         while self.t < t_stop {
             self.one_step(t_stop, sink)?;
         }
@@ -322,7 +339,7 @@ impl Simulation {
         self.dense_ready = false;
         let t_new = t + h;
         let y_new = std::mem::take(&mut self.y_new);
-        let result = self.finish_step(t, h, t_new, &y_new, t_stop, sink);
+        let result = self.finish_step(t, h, t_new, &y_new, sink);
         self.y_new = y_new;
         result
     }
@@ -333,7 +350,6 @@ impl Simulation {
         h: f64,
         t_new: f64,
         y_new: &[f64],
-        t_stop: f64,
         sink: &mut dyn SampleSink,
     ) -> Result<(), SimError> {
         self.check_finite(t_new, y_new)?;
@@ -344,7 +360,7 @@ impl Simulation {
             if triggered {
                 self.ensure_dense(y_new);
                 if let Some((index, theta)) = self.first_event(t, h) {
-                    return self.handle_event(index, t, h * theta, h, t_stop, sink);
+                    return self.handle_event(index, t, h * theta, h, sink);
                 }
             }
         }
@@ -359,7 +375,7 @@ impl Simulation {
         self.last_step = Some((t, h));
         self.t = t_new;
         self.y.copy_from_slice(y_new);
-        self.emit_pending(t_stop.min(t_new), sink);
+        self.emit_pending(t_new, sink);
         self.stepper.accept();
         std::mem::swap(&mut self.g_prev, &mut self.g_new);
         if self.model.after_step(self.t, &mut self.y) {

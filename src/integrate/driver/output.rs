@@ -42,11 +42,17 @@ impl Simulation {
         }
     }
 
+    /// Observes a row now; pushes it to `sink`, or holds it when it lies past the current
+    /// `advance`'s stop time (or rows are held already, to keep the order).
     pub(super) fn emit(&mut self, t: f64, y: &[f64], event_flag: f64, sink: &mut dyn SampleSink) {
         let n = self.row.len();
         self.row[0] = t;
         self.model.observe(t, y, &mut self.row[1..n - 1]);
         self.row[n - 1] = event_flag;
-        sink.push(&self.row);
+        if t <= self.deliver_until && self.held.is_empty() {
+            sink.push(&self.row);
+        } else {
+            self.held.push_back(self.row.clone());
+        }
     }
 }
