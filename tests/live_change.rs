@@ -227,11 +227,67 @@ fn a_lowered_static_threshold_breaks_a_stuck_block_away() {
     // Mid-stick the spring holds 2.75 N; the new threshold is 0.25·10 N = 2.5 N.
     q.set_path("law.mu_k", "0.2").expect("a valid μ_K");
     q.set_path("law.mu_s", "0.25").expect("a valid μ_S");
+    // The change applies where the integration stands (rows up to there were observed
+    // before it).
+    let t_change = sim.time_s();
     sim.reconfigure(&q.spec()).expect("a live change");
     let mut after = Rows::default();
-    sim.advance(t + 0.01, &mut after).expect("runs on");
+    sim.advance(t_change + 0.01, &mut after).expect("runs on");
+    let later: Vec<&Vec<f64>> = after.0.iter().filter(|r| r[0] > t_change).collect();
     assert!(
-        after.0.iter().skip(1).all(|r| r[is] == 0.0),
+        !later.is_empty() && later.iter().all(|r| r[is] == 0.0),
         "the block slips as soon as μ_S·N falls below the spring force"
     );
+}
+
+/// A new belt speed while a block sticks: the block keeps its velocity (no impulse can make it
+/// follow the belt at once), so it slides relative to the new belt speed instead of staying
+/// "stuck" at the old one; and a slipping block whose slip a belt-speed jump reverses slides
+/// the other way without being snapped onto the belt.
+#[test]
+fn a_belt_speed_change_releases_a_stuck_block_and_reverses_a_slip() {
+    let p = preset("coulomb_stick_slip_undamped");
+    let iv = column(&p, Role::Velocity(0));
+    let (is, ir) = (
+        column(&p, Role::Stick(0)),
+        column(&p, Role::SlipVelocity(0)),
+    );
+    for (stuck, rpm) in [(true, "4.7746"), (false, "0.5")] {
+        // Mid-stick; or late in a slip, where the block is about as fast as the belt again
+        // and a slower belt turns its slip from backwards to forwards.
+        let t = if stuck {
+            inside_phase(&p, 1.0, 10.0, true, 0.15)
+        } else {
+            late_in_phase(&p, 1.0, 10.0, false, 0.03)
+        };
+        let mut sim = p.build_simulation().expect("simulation starts");
+        let mut rows = Rows::default();
+        sim.advance(t, &mut rows).expect("runs");
+        let t_change = sim.time_s();
+        let v_before = sim.state()[1];
+        let mut q = p.clone();
+        q.set_path("system.wheel_rpm", rpm).expect("a valid speed");
+        sim.reconfigure(&q.spec()).expect("a live change");
+        let mut after = Rows::default();
+        sim.advance(t_change + 0.002, &mut after).expect("runs on");
+        let first = after
+            .0
+            .iter()
+            .find(|r| r[0] > t_change)
+            .expect("a row after the change");
+        assert_eq!(first[is], 0.0, "stuck = {stuck}: slides after the change");
+        // Within the first sample the block accelerates by a few m/s² at most; a snap onto
+        // the new belt would jump by |v − v_b|.
+        let v_b = 2.0 * std::f64::consts::PI * 0.1 * rpm.parse::<f64>().unwrap() / 60.0;
+        assert!(
+            (first[iv] - v_before).abs() < 0.2 * (v_before - v_b).abs(),
+            "stuck = {stuck}: velocity {} m/s kept from {v_before} m/s (new belt {v_b} m/s)",
+            first[iv]
+        );
+        assert!(
+            (first[ir] - (first[iv] - v_b)).abs() < 1e-12 && first[ir] > 0.0,
+            "stuck = {stuck}: v_rel = {} against the new belt",
+            first[ir]
+        );
+    }
 }

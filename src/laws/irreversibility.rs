@@ -186,6 +186,19 @@ impl<C: IrreversibleCurve> FrictionLaw for IrreversibleLaw<C> {
         switch
     }
 
+    /// A live change: slide with the motion when it no longer matches the mode (the
+    /// acceleration filter restarts, as at a break-away), else keep mode, branch and filter and
+    /// fire violated guards.
+    fn resume(&mut self, c: &Contact, s: &mut [f64]) -> LawSwitch {
+        if let Some(mode) = self.stick.resumed_slip(c) {
+            self.stick = mode;
+            self.branch = Branch::Upper;
+            s[0] = c.v_rel_mps;
+            return LawSwitch::Continue;
+        }
+        super::resume_by_guards(self, c, s)
+    }
+
     #[inline]
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64 {
         let p = &self.params;

@@ -65,6 +65,22 @@ impl StickMode {
         }
     }
 
+    /// After parameters changed in place (a live change): the slip the contact must take when
+    /// its mode no longer matches the motion — stuck, or sliding the other way, while it now
+    /// moves relative to its surface because that surface's speed changed (a belt-speed
+    /// slider). The body keeps its velocity (no impulse can make it follow the surface at
+    /// once), so it slides in the direction of `v_rel`. `None` when the mode still holds.
+    pub fn resumed_slip(&self, c: &Contact) -> Option<Self> {
+        let v = c.v_rel_mps;
+        if v == 0.0 || c.f_hold_n.is_nan() {
+            return None;
+        }
+        match *self {
+            StickMode::Slip(dir) if dir == sgn(v) => None,
+            _ => Some(StickMode::Slip(sgn(v))),
+        }
+    }
+
     /// Whether the mode is stick.
     pub fn is_stick(&self) -> bool {
         matches!(self, StickMode::Stick)

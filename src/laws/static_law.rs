@@ -64,6 +64,18 @@ impl<C: MuCurve> FrictionLaw for StaticLaw<C> {
         switch
     }
 
+    /// A live change: slide with the motion when it no longer matches the mode
+    /// ([`StickMode::resumed_slip`]), else keep the mode and fire violated guards.
+    fn resume(&mut self, c: &Contact, s: &mut [f64]) -> LawSwitch {
+        if self.params.sign_model() == SignModel::SetValued
+            && let Some(mode) = self.mode.resumed_slip(c)
+        {
+            self.mode = mode;
+            return LawSwitch::Continue;
+        }
+        super::resume_by_guards(self, c, s)
+    }
+
     #[inline(always)]
     fn eval(&self, c: &Contact, _s: &[f64], _ds: &mut [f64]) -> f64 {
         let p = &self.params;
