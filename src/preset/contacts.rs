@@ -7,6 +7,8 @@
 //! drawn (uniform on `[−√3, √3]`, or normal truncated at ±3), and the parameter becomes
 //! `p·(1 + relative·ξᵢ)`, kept inside the parameter's allowed range. A contact whose law has no
 //! such parameter still consumes its deviate, so adding an override never reshuffles the others.
+//! The stream of each spread starts from its seed mixed with the parameter's key (FNV-1a), so
+//! spreads of two parameters with the same seed are independent.
 
 use serde::{Deserialize, Serialize};
 
@@ -49,13 +51,21 @@ pub struct LawSpread {
     pub seed: u64,
 }
 
+/// FNV-1a hash of a parameter key (a fixed, documented mixing: seeds keep their meaning in
+/// every future version).
+fn fnv1a(key: &str) -> u64 {
+    key.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// Largest accepted relative spread.
 pub const MAX_RELATIVE_SPREAD: f64 = 1.0;
 
 impl LawSpread {
     /// The `n` deviates `ξᵢ` of this spread.
     pub fn deviates(&self, n: usize) -> Vec<f64> {
-        let mut rng = SplitMix64::new(self.seed);
+        let mut rng = SplitMix64::new(self.seed ^ fnv1a(&self.param));
         (0..n)
             .map(|_| match self.distribution {
                 Distribution::Uniform => (2.0 * rng.uniform_open() - 1.0) * 3f64.sqrt(),
@@ -138,6 +148,12 @@ pub fn problems(
     }
     for (k, s) in spreads.iter().enumerate() {
         let at = format!("spread[{k}]");
+        if spreads[..k].iter().any(|o| o.param == s.param) {
+            out.push((
+                format!("{at}.param"),
+                format!("`{}` is spread twice; keep one entry", s.param),
+            ));
+        }
         if n_contacts == 0 {
             out.push((
                 at,
@@ -249,5 +265,40 @@ mod tests {
         );
         assert!(p[0].1.contains("contacts 1 to 2"), "{}", p[0].1);
         assert!(p[2].1.contains("mu_s"), "{}", p[2].1);
+    }
+
+    /// Spreads of two parameters with the same seed are independent (the key is mixed into
+    /// the stream), and one parameter spread twice is refused.
+    #[test]
+    fn spreads_of_two_parameters_are_independent() {
+        let spread = |param: &str| LawSpread {
+            param: param.into(),
+            relative: 0.1,
+            distribution: Distribution::Uniform,
+            seed: 1,
+        };
+        let (a, b) = (spread("mu_s").deviates(50), spread("mu_k").deviates(50));
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let (ma, mb) = (mean(&a), mean(&b));
+        let cov: f64 = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x - ma) * (y - mb))
+            .sum::<f64>()
+            / 49.0;
+        // Independent unit-variance deviates: |correlation| ≈ 1/√50 ≈ 0.14; identical: 1.
+        assert!(cov.abs() < 0.5, "correlation {cov}");
+        let p = problems(
+            &law("static_kinetic"),
+            &[],
+            &[spread("mu_s"), spread("mu_s")],
+            2,
+            "x",
+        );
+        assert_eq!(p.len(), 1);
+        assert!(
+            p[0].0 == "spread[1].param" && p[0].1.contains("twice"),
+            "{p:?}"
+        );
     }
 }

@@ -66,6 +66,12 @@ fn set_contact(preset: &mut Preset, path: &str, rest: &str, value: &str) -> Resu
         None => (rest, None),
     };
     let n_contacts = preset.system.n_contacts();
+    if n_contacts == 0 {
+        return Err(format!(
+            "{path}: the {} has no frictional contacts",
+            preset.system.info().name
+        ));
+    }
     let contact: usize = number
         .parse()
         .ok()
@@ -93,18 +99,16 @@ fn set_contact(preset: &mut Preset, path: &str, rest: &str, value: &str) -> Resu
             }
         }
         Some(key) => {
-            let k = match existing {
-                Some(k) => k,
-                None => {
-                    preset.contacts.push(super::ContactOverride {
-                        contact,
-                        law: preset.law.clone(),
-                    });
-                    preset.contacts.len() - 1
-                }
-            };
-            set_in(preset.contacts[k].law.params_mut(), key, value)
-                .map_err(|e| format!("{path}: {e}"))?;
+            // On a copy: a refused value leaves the preset as it was.
+            let mut law =
+                existing.map_or_else(|| preset.law.clone(), |k| preset.contacts[k].law.clone());
+            set_in(law.params_mut(), key, value).map_err(|e| format!("{path}: {e}"))?;
+            match existing {
+                Some(k) => preset.contacts[k].law = law,
+                None => preset
+                    .contacts
+                    .push(super::ContactOverride { contact, law }),
+            }
         }
     }
     preset.contacts.sort_by_key(|o| o.contact);
@@ -218,6 +222,9 @@ mod tests {
         assert_eq!(p.contacts.len(), 1);
         let e = p.set_path("contact.3.mu_s", "0.5").unwrap_err();
         assert!(e.contains("contacts 1 to 2"), "{e}");
+        // A refused value leaves no override behind.
+        assert!(p.set_path("contact.1.mu_s", "99").is_err());
+        assert_eq!(p.contacts.len(), 1);
         p.set_path("spread.mu_k", "0.1").unwrap();
         assert_eq!(p.spread.len(), 1);
         assert_ne!(
