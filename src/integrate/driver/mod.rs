@@ -98,6 +98,9 @@ pub struct Simulation {
     held: VecDeque<Vec<f64>>,
     /// Rows with times up to this go to the sink at once (the current `advance`'s `t_stop`).
     deliver_until: f64,
+    /// With `Method::Auto`: whether the model asked for an implicit method when the stepper
+    /// was chosen (a live change that flips it needs a restart with the other method).
+    auto_implicit: Option<bool>,
 }
 
 impl Simulation {
@@ -116,6 +119,7 @@ impl Simulation {
         model.state_scales(&mut scales);
         let n_controlled = n - model.n_quadratures();
         let tol = Tolerance::from_scales(settings.rtol, &scales, n_controlled);
+        let auto_implicit = (settings.method == Method::Auto).then(|| model.prefers_implicit());
         let method = match settings.method {
             Method::Auto if model.prefers_implicit() => Method::Rodas4,
             Method::Auto => Method::Dopri5,
@@ -164,6 +168,7 @@ impl Simulation {
             started: false,
             held: VecDeque::new(),
             deliver_until: t0,
+            auto_implicit,
         };
         sim.check_finite(t0, &sim.y.clone())?;
         sim.h = match sim.stepper.fixed_step() {
@@ -245,10 +250,18 @@ impl Simulation {
     }
 
     /// Takes new parameters while running, keeping the state, modes and law memories
-    /// ([`Model::reconfigure`], then [`resume`](Self::resume)). On `Err` the run is unchanged
-    /// and must be started afresh.
+    /// ([`Model::reconfigure`], then [`resume`](Self::resume)). On `Err` the run must be
+    /// started afresh (the model may already hold some of the new parameters).
     pub fn reconfigure(&mut self, spec: &SystemSpec) -> Result<(), Restart> {
         self.model.reconfigure(spec)?;
+        if self
+            .auto_implicit
+            .is_some_and(|was| was != self.model.prefers_implicit())
+        {
+            return Err(Restart::Changed(
+                "the integrator Auto picks for the new parameters is another".into(),
+            ));
+        }
         self.resume()
             .map_err(|e| Restart::Changed(format!("cannot continue: {e}")))
     }
