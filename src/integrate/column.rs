@@ -36,7 +36,7 @@ pub enum Role {
         /// State of that contact's law.
         index: usize,
     },
-    /// Force of an elastic link of the layout (on its first end).
+    /// Force of link `l` of the layout on its end `b` (the bench's `−k·x` on the block).
     SpringForce(usize),
     /// Speed of the driver (belt, pulling plate).
     DriverSpeed,

@@ -133,10 +133,12 @@ impl SystemKind for TwoBlockParams {
             links: vec![
                 pull(0),
                 pull(1),
+                // Ends ordered so the coupling-force column, k_c·(x₂ − x₁), is the force on
+                // end b (block 1), as SpringForce says.
                 Link {
                     kind: LinkKind::Spring,
-                    a: Anchor::Dof(0),
-                    b: Anchor::Dof(1),
+                    a: Anchor::Dof(1),
+                    b: Anchor::Dof(0),
                     label: "k_c".into(),
                 },
             ],

@@ -35,7 +35,8 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
         .show(ui, |ui| {
             changed |= law_editor(ui, &mut app.session.preset.law);
         });
-    if n_contacts > 1 {
+    let preset = &app.session.preset;
+    if n_contacts > 1 || !preset.contacts.is_empty() || !preset.spread.is_empty() {
         changed |= super::contacts_section::show(app, ui);
     }
     egui::CollapsingHeader::new("Normal-load noise")

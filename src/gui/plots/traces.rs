@@ -97,7 +97,7 @@ fn dof_row(app: &mut TriboApp, ui: &mut egui::Ui) {
     if n < 2 {
         return;
     }
-    let all = "every block";
+    let all = "all";
     let current = app.session.view.trace_dof.filter(|&d| d < n);
     let names: Vec<String> = (0..n).map(|d| dof_name(app, d)).collect();
     let text = current.map_or(all.to_string(), |d| names[d].clone());

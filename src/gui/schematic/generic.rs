@@ -11,6 +11,7 @@ use crate::gui::plots::roles::col;
 use crate::gui::plots::{BELT_COLOR, SLIP_COLOR, STICK_COLOR, window_range};
 use crate::integrate::Role;
 use crate::systems::{Anchor, LinkKind, Surface};
+use crate::util::eng::format_si;
 
 const HEIGHT: f32 = 170.0;
 /// Visual speed of belt marks [px/s] (not to scale: the displacement is exaggerated too).
@@ -180,7 +181,10 @@ fn show(app: &TriboApp, ui: &mut egui::Ui) {
         );
     }
     let positions: Vec<String> = (0..n.min(4))
-        .map(|d| format!("{} = {:+.2} mm", layout.dofs[d].symbol, x[d] * 1e3))
+        .map(|d| {
+            let dof = &layout.dofs[d];
+            format!("{} = {}", dof.symbol, format_si(x[d], &dof.unit, 3))
+        })
         .collect();
     painter.text(
         pos2(rect.left() + 8.0, rect.top() + 6.0),
