@@ -278,7 +278,7 @@ fn a_belt_speed_change_releases_a_stuck_block_and_reverses_a_slip() {
         assert_eq!(first[is], 0.0, "stuck = {stuck}: slides after the change");
         // Within the first sample the block accelerates by a few m/s² at most; a snap onto
         // the new belt would jump by |v − v_b|.
-        let v_b = 2.0 * std::f64::consts::PI * 0.1 * rpm.parse::<f64>().unwrap() / 60.0;
+        let v_b = 2.0 * std::f64::consts::PI * 0.1 * rpm.parse::<f64>().expect("a number") / 60.0;
         assert!(
             (first[iv] - v_before).abs() < 0.2 * (v_before - v_b).abs(),
             "stuck = {stuck}: velocity {} m/s kept from {v_before} m/s (new belt {v_b} m/s)",

@@ -55,6 +55,46 @@ fn every_shipped_version_1_preset_loads_and_runs_as_before() {
     }
 }
 
+/// Every version-1 preset, run by this build, reproduces the rows the previous release wrote
+/// for it (recorded in `tests/fixtures/previous_release_rows.csv` from that release's own
+/// CSVs) at two sample times, to 1e-9 relative — a check against another build's output,
+/// not this one's.
+#[test]
+fn version_1_presets_reproduce_the_previous_release() {
+    let reference = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/previous_release_rows.csv"
+    ))
+    .unwrap();
+    let fixtures = v1_fixtures();
+    let mut checked = 0;
+    for line in reference.lines().filter(|l| !l.starts_with('#')) {
+        let mut cells = line.split(',');
+        let stem = cells.next().unwrap();
+        let expected: Vec<f64> = cells.map(|c| c.parse().unwrap()).collect();
+        let (_, text) = fixtures.iter().find(|(s, _)| s == stem).unwrap();
+        let p = Preset::from_ron(text, stem).unwrap();
+        let mut sim = p.build_runner().unwrap();
+        let mut r = Rows::default();
+        sim.advance(expected[0], &mut r).unwrap();
+        let ev = expected.len() - 1;
+        let row =
+            r.0.iter()
+                .find(|row| row[0] == expected[0] && row[ev] == 0.0)
+                .unwrap_or_else(|| panic!("{stem}: no sample at t = {}", expected[0]));
+        assert_eq!(row.len(), expected.len(), "{stem}: columns");
+        for (k, (a, b)) in row.iter().zip(&expected).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-9 * (1.0 + b.abs()),
+                "{stem}, t = {}, column {k}: {a} against {b} in the previous release",
+                expected[0]
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 48);
+}
+
 #[test]
 fn saving_writes_version_2_and_only_the_fields_in_use() {
     let p = builtin::load("s1_bench_19_36rpm").unwrap().unwrap();
