@@ -12,6 +12,7 @@
 use super::joint::BeltJoint;
 use super::reversal::Reversal;
 use crate::integrate::rk4_batch::{BatchRhs, Rk4Batch};
+use super::energy_columns::energy_columns;
 use super::contacts::check_same_structure;
 use super::{
     Anchor, Built, ConfigOf, ContactInfo, Derived, Dof, Layout, Link, LinkKind, Restart,
@@ -598,26 +599,7 @@ impl Model for BeltBlock {
                 .enumerate()
                 .map(|(index, c)| c.role(Role::LawState { contact: 0, index })),
         );
-        cols.extend([
-            Column::new("e_kin", "J")
-                .role(Role::KineticEnergy)
-                .symbol("E_kin"),
-            Column::new("e_spring", "J")
-                .role(Role::StoredEnergy)
-                .symbol("E_spring"),
-            Column::new("w_friction", "J")
-                .role(Role::FrictionWork(Some(0)))
-                .symbol("W_friction"),
-            Column::new("w_belt", "J")
-                .role(Role::InputWork)
-                .symbol("W_belt"),
-            Column::new("w_damping", "J")
-                .role(Role::DampingWork)
-                .symbol("W_damping"),
-            Column::new("energy_error", "J")
-                .role(Role::EnergyError)
-                .symbol("ΔE"),
-        ]);
+        cols.extend(energy_columns(1));
         cols
     }
 

@@ -20,6 +20,7 @@
 mod registry;
 
 pub mod contacts;
+pub mod energy_columns;
 pub mod joint;
 pub mod layout;
 mod not_a_flow;

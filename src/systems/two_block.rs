@@ -14,6 +14,7 @@
 //! `E_kin + E_spring = E₀ + W_b + W_f,1 + W_f,2 − W_c` checks every run. A load noise, when
 //! given, modulates both normal loads by the same factor.
 
+use super::energy_columns::energy_columns;
 use super::contacts::{ContactLaws, check_same_structure};
 use super::reversal::Reversal;
 use super::{
@@ -491,29 +492,7 @@ impl Model for TwoBlock {
                 .symbol("k_c·(x₂ − x₁)"),
         );
         cols.extend(self.laws.state_columns(|i| (i + 1).to_string()));
-        cols.extend([
-            Column::new("e_kin", "J")
-                .role(Role::KineticEnergy)
-                .symbol("E_kin"),
-            Column::new("e_spring", "J")
-                .role(Role::StoredEnergy)
-                .symbol("E_spring"),
-            Column::new("w_friction1", "J")
-                .role(Role::FrictionWork(Some(0)))
-                .symbol("W_friction,1"),
-            Column::new("w_friction2", "J")
-                .role(Role::FrictionWork(Some(1)))
-                .symbol("W_friction,2"),
-            Column::new("w_belt", "J")
-                .role(Role::InputWork)
-                .symbol("W_belt"),
-            Column::new("w_damping", "J")
-                .role(Role::DampingWork)
-                .symbol("W_damping"),
-            Column::new("energy_error", "J")
-                .role(Role::EnergyError)
-                .symbol("ΔE"),
-        ]);
+        cols.extend(energy_columns(N));
         cols
     }
 

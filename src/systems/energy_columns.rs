@@ -1,0 +1,46 @@
+//! The energy columns every mechanical system writes, in one order and with one sign
+//! convention ([`Role`]): kinetic and stored energy, the friction work of each contact, the
+//! drivers' input, the dampers' dissipation and the balance error.
+
+use crate::integrate::{Column, Role};
+
+/// `e_kin`, `e_spring`, the friction work of each of `n_contacts` contacts (`w_friction` for a
+/// single contact, else `w_friction1`, `w_friction2`, …), `w_belt`, `w_damping`,
+/// `energy_error`.
+pub fn energy_columns(n_contacts: usize) -> Vec<Column> {
+    let mut cols = vec![
+        Column::new("e_kin", "J")
+            .role(Role::KineticEnergy)
+            .symbol("E_kin"),
+        Column::new("e_spring", "J")
+            .role(Role::StoredEnergy)
+            .symbol("E_spring"),
+    ];
+    for c in 0..n_contacts {
+        let (name, symbol) = if n_contacts == 1 {
+            ("w_friction".to_string(), "W_friction".to_string())
+        } else {
+            (
+                format!("w_friction{}", c + 1),
+                format!("W_friction,{}", c + 1),
+            )
+        };
+        cols.push(
+            Column::new(name, "J")
+                .role(Role::FrictionWork(Some(c)))
+                .symbol(symbol),
+        );
+    }
+    cols.extend([
+        Column::new("w_belt", "J")
+            .role(Role::InputWork)
+            .symbol("W_belt"),
+        Column::new("w_damping", "J")
+            .role(Role::DampingWork)
+            .symbol("W_damping"),
+        Column::new("energy_error", "J")
+            .role(Role::EnergyError)
+            .symbol("ΔE"),
+    ]);
+    cols
+}
