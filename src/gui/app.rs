@@ -91,11 +91,6 @@ impl RunState {
         crate::integrate::column::find_role(&self.columns, role)
     }
 
-    /// The output column at history index `i`.
-    pub fn column_info(&self, i: usize) -> Option<&Column> {
-        self.columns.get(i)
-    }
-
     /// Axis label (symbol and unit) of history column `i`.
     pub fn label(&self, i: usize) -> String {
         self.columns.get(i).map_or_else(String::new, Column::label)

@@ -38,8 +38,6 @@ pub enum Role {
     },
     /// Force of link `l` of the layout on its end `b` (the bench's `−k·x` on the block).
     SpringForce(usize),
-    /// Speed of the driver (belt, pulling plate).
-    DriverSpeed,
     /// Kinetic energy of the moving masses.
     KineticEnergy,
     /// Energy stored in springs and potentials.
@@ -135,36 +133,6 @@ pub fn find_role(columns: &[Column], role: Role) -> Option<usize> {
     columns.iter().position(|c| c.role == role)
 }
 
-/// Indices of every column whose role satisfies `pred`, in column order.
-pub fn roles_where(columns: &[Column], pred: impl Fn(Role) -> bool) -> Vec<usize> {
-    columns
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| pred(c.role))
-        .map(|(i, _)| i)
-        .collect()
-}
-
-/// Number of contacts the columns describe (one more than the largest contact index).
-pub fn contact_count(columns: &[Column]) -> usize {
-    columns
-        .iter()
-        .filter_map(|c| c.role.contact())
-        .map(|c| c + 1)
-        .max()
-        .unwrap_or(0)
-}
-
-/// Number of degrees of freedom the columns describe.
-pub fn dof_count(columns: &[Column]) -> usize {
-    columns
-        .iter()
-        .filter_map(|c| c.role.dof())
-        .map(|d| d + 1)
-        .max()
-        .unwrap_or(0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,9 +148,8 @@ mod tests {
         ];
         assert_eq!(find_role(&cols, Role::Position(1)), Some(2));
         assert_eq!(find_role(&cols, Role::Velocity(0)), None);
-        assert_eq!(roles_where(&cols, |r| r.dof().is_some()), vec![1, 2]);
-        assert_eq!(contact_count(&cols), 2);
-        assert_eq!(dof_count(&cols), 2);
+        assert_eq!(cols[3].role.contact(), Some(1));
+        assert_eq!(cols[2].role.dof(), Some(1));
         assert_eq!(cols[1].label(), "x₁ [m]");
         assert_eq!(cols[4].label(), "stick1");
     }

@@ -75,11 +75,6 @@ impl SystemSpec {
         }
     }
 
-    /// The law of contact `index` (the first law when out of range; `None` without contacts).
-    pub fn law(&self, index: usize) -> Option<&LawConfig> {
-        self.laws.get(index).or_else(|| self.laws.first())
-    }
-
     /// Checks that `laws` has one law per contact of the system.
     pub fn check_contacts(&self) -> Result<(), Restart> {
         let n = self.system.n_contacts();

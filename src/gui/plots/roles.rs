@@ -28,17 +28,6 @@ pub fn col(app: &TriboApp, role: Role) -> Option<usize> {
     app.run.column(role)
 }
 
-/// History indices of the data columns (all but time and the event flag).
-pub fn data_columns(app: &TriboApp) -> Vec<usize> {
-    app.run
-        .columns
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| !matches!(c.role, Role::Time | Role::EventFlag))
-        .map(|(i, _)| i)
-        .collect()
-}
-
 /// Number of degrees of freedom of the running system.
 pub fn n_dofs(app: &TriboApp) -> usize {
     app.run.layout.dofs.len()
