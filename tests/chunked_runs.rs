@@ -5,22 +5,13 @@
 
 #![allow(clippy::unwrap_used)]
 
-use tribolab::integrate::{Runner, SampleSink};
+use tribolab::integrate::Runner;
 use tribolab::preset::builtin;
-
-#[derive(Default)]
-struct Rows(Vec<Vec<f64>>);
-
-impl SampleSink for Rows {
-    fn push(&mut self, row: &[f64]) {
-        self.0.push(row.to_vec());
-    }
-}
 
 fn rows(stem: &str, t_end: f64, chunk_s: Option<f64>) -> Vec<Vec<f64>> {
     let p = builtin::load(stem).unwrap().unwrap();
     let mut sim: Runner = p.build_runner().unwrap();
-    let mut out = Rows::default();
+    let mut out = Vec::<Vec<f64>>::new();
     match chunk_s {
         None => sim.advance(t_end, &mut out).unwrap(),
         Some(dt) => {
@@ -31,8 +22,8 @@ fn rows(stem: &str, t_end: f64, chunk_s: Option<f64>) -> Vec<Vec<f64>> {
             }
         }
     }
-    out.0.retain(|r| r[0] <= t_end);
-    out.0
+    out.retain(|r| r[0] <= t_end);
+    out
 }
 
 #[test]

@@ -15,17 +15,8 @@
 //! checked by unit tests next to those laws (their moments are hard to hit in a whole run);
 //! Maxwell-slip keeps its memory in the deflections themselves, so its test guards the path.
 
-use tribolab::integrate::{Role, SampleSink};
+use tribolab::integrate::Role;
 use tribolab::preset::{Preset, builtin};
-
-#[derive(Default)]
-struct Rows(Vec<Vec<f64>>);
-
-impl SampleSink for Rows {
-    fn push(&mut self, row: &[f64]) {
-        self.0.push(row.to_vec());
-    }
-}
 
 fn preset(stem: &str) -> Preset {
     builtin::load(stem)
@@ -37,16 +28,16 @@ fn preset(stem: &str) -> Preset {
 /// `t_change` (regular samples only).
 fn run(p: &Preset, t_change: f64, t_end: f64, changed: Option<&Preset>) -> Vec<Vec<f64>> {
     let mut sim = p.build_simulation().expect("simulation starts");
-    let mut rows = Rows::default();
+    let mut rows = Vec::<Vec<f64>>::new();
     sim.advance(t_change, &mut rows)
         .expect("runs to the change");
     if let Some(c) = changed {
         sim.reconfigure(&c.spec()).expect("a live change");
     }
-    let mut after = Rows::default();
+    let mut after = Vec::<Vec<f64>>::new();
     sim.advance(t_end, &mut after).expect("runs on");
     let ev = sim.columns().len() - 1;
-    after.0.into_iter().filter(|r| r[ev] == 0.0).collect()
+    after.into_iter().filter(|r| r[ev] == 0.0).collect()
 }
 
 /// The same preset with its (first) damping nudged down by 1e-9 of itself (or set to
@@ -215,11 +206,11 @@ fn a_lowered_static_threshold_breaks_a_stuck_block_away() {
     let p = preset("coulomb_stick_slip_undamped");
     let t = inside_phase(&p, 1.0, 10.0, true, 0.15);
     let mut sim = p.build_simulation().expect("simulation starts");
-    let mut rows = Rows::default();
+    let mut rows = Vec::<Vec<f64>>::new();
     sim.advance(t, &mut rows).expect("runs");
     let is = column(&p, Role::Stick(0));
     assert_eq!(
-        rows.0.last().expect("rows")[is],
+        rows.last().expect("rows")[is],
         1.0,
         "stuck before the change"
     );
@@ -231,9 +222,9 @@ fn a_lowered_static_threshold_breaks_a_stuck_block_away() {
     // before it).
     let t_change = sim.time_s();
     sim.reconfigure(&q.spec()).expect("a live change");
-    let mut after = Rows::default();
+    let mut after = Vec::<Vec<f64>>::new();
     sim.advance(t_change + 0.01, &mut after).expect("runs on");
-    let later: Vec<&Vec<f64>> = after.0.iter().filter(|r| r[0] > t_change).collect();
+    let later: Vec<&Vec<f64>> = after.iter().filter(|r| r[0] > t_change).collect();
     assert!(
         !later.is_empty() && later.iter().all(|r| r[is] == 0.0),
         "the block slips as soon as μ_S·N falls below the spring force"
@@ -261,17 +252,16 @@ fn a_belt_speed_change_releases_a_stuck_block_and_reverses_a_slip() {
             late_in_phase(&p, 1.0, 10.0, false, 0.03)
         };
         let mut sim = p.build_simulation().expect("simulation starts");
-        let mut rows = Rows::default();
+        let mut rows = Vec::<Vec<f64>>::new();
         sim.advance(t, &mut rows).expect("runs");
         let t_change = sim.time_s();
         let v_before = sim.state()[1];
         let mut q = p.clone();
         q.set_path("system.wheel_rpm", rpm).expect("a valid speed");
         sim.reconfigure(&q.spec()).expect("a live change");
-        let mut after = Rows::default();
+        let mut after = Vec::<Vec<f64>>::new();
         sim.advance(t_change + 0.002, &mut after).expect("runs on");
         let first = after
-            .0
             .iter()
             .find(|r| r[0] > t_change)
             .expect("a row after the change");

@@ -4,17 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use tribolab::integrate::SampleSink;
 use tribolab::preset::{Preset, SCHEMA_VERSION, builtin};
-
-#[derive(Default)]
-struct Rows(Vec<Vec<f64>>);
-
-impl SampleSink for Rows {
-    fn push(&mut self, row: &[f64]) {
-        self.0.push(row.to_vec());
-    }
-}
 
 fn v1_fixtures() -> Vec<(String, String)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/presets_v1");
@@ -47,9 +37,9 @@ fn every_shipped_version_1_preset_loads_and_runs_as_before() {
         let t_end = if old.system.is_map() { 50.0 } else { 2.0 };
         let rows = |p: &Preset| {
             let mut sim = p.build_runner().unwrap();
-            let mut r = Rows::default();
+            let mut r = Vec::<Vec<f64>>::new();
             sim.advance(t_end, &mut r).unwrap();
-            r.0
+            r
         };
         assert_eq!(rows(&old), rows(&shipped), "{stem}: same rows");
     }
@@ -75,13 +65,13 @@ fn version_1_presets_reproduce_the_previous_release() {
         let (_, text) = fixtures.iter().find(|(s, _)| s == stem).unwrap();
         let p = Preset::from_ron(text, stem).unwrap();
         let mut sim = p.build_runner().unwrap();
-        let mut r = Rows::default();
+        let mut r = Vec::<Vec<f64>>::new();
         sim.advance(expected[0], &mut r).unwrap();
         let ev = expected.len() - 1;
-        let row =
-            r.0.iter()
-                .find(|row| row[0] == expected[0] && row[ev] == 0.0)
-                .unwrap_or_else(|| panic!("{stem}: no sample at t = {}", expected[0]));
+        let row = r
+            .iter()
+            .find(|row| row[0] == expected[0] && row[ev] == 0.0)
+            .unwrap_or_else(|| panic!("{stem}: no sample at t = {}", expected[0]));
         assert_eq!(row.len(), expected.len(), "{stem}: columns");
         for (k, (a, b)) in row.iter().zip(&expected).enumerate() {
             assert!(

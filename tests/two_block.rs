@@ -6,23 +6,14 @@
 #![allow(clippy::unwrap_used)]
 
 use tribolab::analysis::{Window, amplitude_spectrum};
-use tribolab::integrate::{Method, Role, SampleSink, Simulation};
+use tribolab::integrate::{Method, Role, Simulation};
 use tribolab::preset::{Preset, builtin};
-
-#[derive(Default)]
-struct Rows(Vec<Vec<f64>>);
-
-impl SampleSink for Rows {
-    fn push(&mut self, row: &[f64]) {
-        self.0.push(row.to_vec());
-    }
-}
 
 fn rows(p: &Preset, t_end: f64) -> (Simulation, Vec<Vec<f64>>) {
     let mut sim = p.build_simulation().unwrap();
-    let mut out = Rows::default();
+    let mut out = Vec::<Vec<f64>>::new();
     sim.advance(t_end, &mut out).unwrap();
-    (sim, out.0)
+    (sim, out)
 }
 
 fn col(sim: &Simulation, role: Role) -> usize {
