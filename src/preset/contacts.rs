@@ -91,20 +91,46 @@ pub fn resolve(
     }
     for spread in spreads {
         for (law, xi) in laws.iter_mut().zip(spread.deviates(n_contacts)) {
-            let params = law.params_mut();
-            let Some(meta) = params.meta().iter().find(|m| m.key == spread.param) else {
-                continue;
-            };
-            let Some(base) = params.get(meta.key) else {
-                continue;
-            };
-            let value = (base * (1.0 + spread.relative * xi)).clamp(meta.min, meta.max);
-            let value = if meta.integer { value.round() } else { value };
-            // In range by construction; a refusal leaves the base value.
-            let _ = params.set(meta.key, value);
+            apply_spread(law, spread, xi);
         }
     }
     laws
+}
+
+/// The law of contact `index` alone (from 0), as [`resolve`] gives it, without resolving the
+/// others (the window asks for one contact's law every frame).
+pub fn resolve_one(
+    law: &LawConfig,
+    overrides: &[ContactOverride],
+    spreads: &[LawSpread],
+    index: usize,
+) -> LawConfig {
+    let mut out = overrides
+        .iter()
+        .find(|o| o.contact == index + 1)
+        .map_or_else(|| law.clone(), |o| o.law.clone());
+    for spread in spreads {
+        if let Some(&xi) = spread.deviates(index + 1).last() {
+            apply_spread(&mut out, spread, xi);
+        }
+    }
+    out
+}
+
+/// Scales `spread`'s parameter of `law` by `1 + relative·ξ`, inside its range (laws without the
+/// parameter are left alone).
+fn apply_spread(law: &mut LawConfig, spread: &LawSpread, xi: f64) {
+    let params = law.params_mut();
+    let Some(meta) = params.meta().iter().find(|m| m.key == spread.param) else {
+        return;
+    };
+    let Some(base) = params.get(meta.key) else {
+        return;
+    };
+    let value = (base * (1.0 + spread.relative * xi)).clamp(meta.min, meta.max);
+    let value = if meta.integer { value.round() } else { value };
+    // In range by construction; a refusal leaves the base value.
+    let _ = params.set(meta.key, value);
 }
 
 /// Problems with the overrides and spreads of a system with `n_contacts` contacts, as
@@ -236,9 +262,21 @@ mod tests {
         assert!(mu.iter().all(|&m| m <= bound + 1e-12));
         assert_eq!(
             laws,
-            resolve(&base, &[], &[spread], n),
+            resolve(&base, &[], std::slice::from_ref(&spread), n),
             "same seed, same contacts"
         );
+        let o = [ContactOverride {
+            contact: 3,
+            law: law("lugre"),
+        }];
+        let all = resolve(&base, &o, std::slice::from_ref(&spread), 5);
+        for (i, l) in all.iter().enumerate() {
+            assert_eq!(
+                *l,
+                resolve_one(&base, &o, std::slice::from_ref(&spread), i),
+                "{i}"
+            );
+        }
     }
 
     #[test]

@@ -210,12 +210,10 @@ impl Preset {
         }
     }
 
-    /// The law of contact `index` (from 0), after overrides and spread.
+    /// The law of contact `index` (from 0), after overrides and spread (resolving that
+    /// contact only).
     pub fn contact_law(&self, index: usize) -> LawConfig {
-        self.contact_laws()
-            .into_iter()
-            .nth(index)
-            .unwrap_or_else(|| self.law.clone())
+        contacts::resolve_one(&self.law, &self.contacts, &self.spread, index)
     }
 
     /// Builds the flow model with its initial state (maps: a stand-in that refuses to start;
