@@ -77,6 +77,14 @@ pub trait Model {
         Ok(())
     }
 
+    /// Whether the output gets a row just before and just after every mode switch (flagged
+    /// in the event column), besides the regular samples. A chain of many blocks declines: a
+    /// row of all its blocks at every switch of one block would make the output cost grow
+    /// like N² per model-second.
+    fn records_switch_rows(&self) -> bool {
+        true
+    }
+
     /// Called after each accepted step (projections, algebraic updates).
     /// Returns `true` if it changed `y` or the mode (the integrator then restarts).
     fn after_step(&mut self, _t: f64, _y: &mut [f64]) -> bool {

@@ -56,6 +56,12 @@ impl ContactLaws {
         &self.laws[i]
     }
 
+    /// The law of contact `i`, mutable (a system that keeps each contact's states in its own
+    /// segment of the state vector calls the law directly).
+    pub fn law_mut(&mut self, i: usize) -> &mut Law {
+        &mut self.laws[i]
+    }
+
     /// Every law, in contact order.
     pub fn laws(&self) -> &[Law] {
         &self.laws

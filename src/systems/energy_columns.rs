@@ -8,15 +8,7 @@ use crate::integrate::{Column, Role};
 /// single contact, else `w_friction1`, `w_friction2`, …), `w_belt`, `w_damping`,
 /// `energy_error`.
 pub fn energy_columns(n_contacts: usize) -> Vec<Column> {
-    let mut cols = vec![
-        Column::new("e_kin", "J")
-            .role(Role::KineticEnergy)
-            .symbol("E_kin"),
-        Column::new("e_spring", "J")
-            .role(Role::StoredEnergy)
-            .symbol("E_spring"),
-    ];
-    for c in 0..n_contacts {
+    let friction = (0..n_contacts).map(|c| {
         let (name, symbol) = if n_contacts == 1 {
             ("w_friction".to_string(), "W_friction".to_string())
         } else {
@@ -25,12 +17,33 @@ pub fn energy_columns(n_contacts: usize) -> Vec<Column> {
                 format!("W_friction,{}", c + 1),
             )
         };
-        cols.push(
-            Column::new(name, "J")
-                .role(Role::FrictionWork(Some(c)))
-                .symbol(symbol),
-        );
-    }
+        Column::new(name, "J")
+            .role(Role::FrictionWork(Some(c)))
+            .symbol(symbol)
+    });
+    with_friction_columns(friction)
+}
+
+/// The same columns with one `w_friction`, the friction work summed over every contact: for
+/// systems with many contacts (chains), where a column per contact would be as many
+/// integrated quadratures as blocks.
+pub fn energy_columns_summed() -> Vec<Column> {
+    let total = Column::new("w_friction", "J")
+        .role(Role::FrictionWork(None))
+        .symbol("W_friction");
+    with_friction_columns(std::iter::once(total))
+}
+
+fn with_friction_columns(friction: impl Iterator<Item = Column>) -> Vec<Column> {
+    let mut cols = vec![
+        Column::new("e_kin", "J")
+            .role(Role::KineticEnergy)
+            .symbol("E_kin"),
+        Column::new("e_spring", "J")
+            .role(Role::StoredEnergy)
+            .symbol("E_spring"),
+    ];
+    cols.extend(friction);
     cols.extend([
         Column::new("w_belt", "J")
             .role(Role::InputWork)

@@ -146,6 +146,16 @@ pub enum FloquetError {
     /// `DP − I` is singular: a multiplier equals 1 on the section.
     #[error("the Newton matrix DP − I is singular (a non-trivial multiplier equals 1)")]
     Singular,
+    /// The system has too many states for the monodromy matrix.
+    #[error(
+        "the system has {states} states; the monodromy matrix needs one perturbed period per \
+         state, which this tool does for at most {MAX_FLOQUET_STATES} (choose fewer blocks or \
+         elements)"
+    )]
+    TooManyStates {
+        /// Dynamic states of the system.
+        states: usize,
+    },
     /// Variational equations asked for an event-driven model.
     #[error(
         "the variational monodromy needs a smooth model; this law switches modes (events): use \
@@ -153,6 +163,11 @@ pub enum FloquetError {
     )]
     VariationalNeedsSmooth,
 }
+
+/// Most dynamic states a Floquet analysis takes: the monodromy is built from one perturbed
+/// period (or one variational direction) per state and its eigenvalues cost `O(n³)`; a chain
+/// of a hundred blocks is beyond what a window should start on a click.
+pub const MAX_FLOQUET_STATES: usize = 64;
 
 /// Multipliers and verdict of one periodic orbit.
 #[derive(Clone, Debug, PartialEq)]
@@ -243,6 +258,9 @@ fn floquet_in_pool(
         .ok_or(FloquetError::NoSection)?;
     let n = model.dim();
     let nd = n - model.n_quadratures();
+    if nd > MAX_FLOQUET_STATES {
+        return Err(FloquetError::TooManyStates { states: nd });
+    }
     let mut scales = vec![1.0; n];
     model.state_scales(&mut scales);
     let state_names: Vec<String> = model.state_names().into_iter().take(nd).collect();

@@ -144,11 +144,9 @@ impl Simulation {
         let also_crossed: Vec<usize> = (0..at_event.len())
             .filter(|&j| j != index && self.g_prev[j] >= 0.0 && at_event[j] < 0.0)
             .collect();
-        let y = self.y.clone();
-        self.emit(t_event, &y, 1.0, sink);
+        self.emit_switch_row(t_event, sink);
         self.model.apply_event(index, t_event, &mut self.y)?;
-        let y = self.y.clone();
-        self.emit(t_event, &y, 1.0, sink);
+        self.emit_switch_row(t_event, sink);
         self.section_after_switch(t_event, sink);
         self.stats.events += 1;
         self.stepper.reset();
@@ -187,16 +185,23 @@ impl Simulation {
             };
             fired[k] += 1;
             let j = crossed[k];
-            let y = self.y.clone();
-            self.emit(t_event, &y, 1.0, sink);
+            self.emit_switch_row(t_event, sink);
             self.model.apply_event(j, t_event, &mut self.y)?;
-            let y = self.y.clone();
-            self.emit(t_event, &y, 1.0, sink);
+            self.emit_switch_row(t_event, sink);
             self.section_after_switch(t_event, sink);
             self.stats.events += 1;
             self.stepper.reset();
             self.model.events(self.t, &self.y, &mut self.g_prev);
             self.guard_zeno(t_event)?;
+        }
+    }
+
+    /// The row just before or just after a switch (event flag 1), when the model records them
+    /// ([`Model::records_switch_rows`](crate::integrate::Model::records_switch_rows)).
+    fn emit_switch_row(&mut self, t_event: f64, sink: &mut dyn SampleSink) {
+        if self.model.records_switch_rows() {
+            let y = self.y.clone();
+            self.emit(t_event, &y, 1.0, sink);
         }
     }
 
