@@ -63,8 +63,11 @@ pub struct Preset {
     pub version: u32,
     /// Short title.
     pub name: String,
-    /// What the preset shows, for students.
+    /// What the preset shows, for students (plain language, no source codes).
     pub description: String,
+    /// Sources, parameter provenance and research notes, kept apart from the student text.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub notes: String,
     /// Mechanical system.
     pub system: SystemConfig,
     /// Friction law of every contact that has no law of its own.
@@ -87,6 +90,7 @@ impl Default for Preset {
             version: SCHEMA_VERSION,
             name: "Untitled".into(),
             description: String::new(),
+            notes: String::new(),
             system: SystemConfig::default(),
             law: LawConfig::default(),
             contacts: Vec::new(),
