@@ -5,7 +5,7 @@ use crate::analysis::lyapunov::signed;
 use std::io::Write;
 
 use super::opts::{flag_value, set_pair, split_flag};
-use super::{CliError, format_number, load_preset_arg, stdout_result};
+use super::{CliError, format_number, prepared_preset as shared_prepared_preset, stdout_result};
 use crate::analysis::classify::{PoincareShape, SystemKind};
 use crate::analysis::lyapunov::{LyapunovError, LyapunovOptions, Report, analyze};
 use crate::preset::Preset;
@@ -89,21 +89,11 @@ pub fn parse(args: &[String]) -> Result<LyapunovArgs, CliError> {
 
 /// The preset with `--set` applied, validated.
 fn prepared_preset(a: &LyapunovArgs) -> Result<Preset, CliError> {
-    let mut preset = load_preset_arg(&a.preset)?;
-    for (path, value) in &a.sets {
-        preset
-            .set_path(path, value)
-            .map_err(|e| CliError::Failed(format!("--set {path}={value}: {e}")))?;
-    }
-    let problems = preset.problems();
-    if !problems.is_empty() {
-        let msg: Vec<String> = problems
-            .iter()
-            .map(|(p, m)| format!("{}: {p}: {m}", a.preset))
-            .collect();
-        return Err(CliError::Failed(msg.join("\n")));
-    }
-    Ok(preset)
+    shared_prepared_preset(
+        &a.preset,
+        a.sets.iter().map(|(p, v)| (p.as_str(), v.as_str())),
+        None,
+    )
 }
 
 /// The options the arguments ask for.

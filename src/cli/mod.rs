@@ -141,6 +141,34 @@ pub fn load_preset_arg(arg: &str) -> Result<crate::preset::Preset, CliError> {
     }
 }
 
+/// The preset an argument names, with every `--set PATH=VALUE` applied in order and an
+/// optional `--duration`, then checked: any out-of-range or contradictory value is an error that
+/// names the argument and the field.
+pub(crate) fn prepared_preset<'a>(
+    arg: &str,
+    sets: impl IntoIterator<Item = (&'a str, &'a str)>,
+    duration_s: Option<f64>,
+) -> Result<crate::preset::Preset, CliError> {
+    let mut preset = load_preset_arg(arg)?;
+    for (path, value) in sets {
+        preset
+            .set_path(path, value)
+            .map_err(|e| CliError::Failed(format!("--set {path}={value}: {e}")))?;
+    }
+    if let Some(d) = duration_s {
+        preset.run.duration_s = d;
+    }
+    let problems = preset.problems();
+    if !problems.is_empty() {
+        let msg: Vec<String> = problems
+            .iter()
+            .map(|(p, m)| format!("{arg}: {p}: {m}"))
+            .collect();
+        return Err(CliError::Failed(msg.join("\n")));
+    }
+    Ok(preset)
+}
+
 /// Maps a stdout write result: a closed pipe (`tribolab laws | head`) is not an error.
 fn stdout_result(r: std::io::Result<()>) -> Result<(), CliError> {
     match r {

@@ -2,7 +2,7 @@
 //! `--flag=VALUE`, `--set PATH=VALUE`) and a small parser on top of them for `floquet` and
 //! `sweep` (boolean switches, repeated `--set`, one positional preset).
 
-use super::{CliError, load_preset_arg};
+use super::{CliError, prepared_preset};
 use crate::preset::Preset;
 
 /// Splits `--flag=VALUE` into the flag and its inline value; any other argument is returned
@@ -119,25 +119,17 @@ impl Opts {
 
     /// The preset with every `--set` applied and checked.
     pub fn preset(&self) -> Result<Preset, CliError> {
-        let mut preset = load_preset_arg(&self.preset)?;
-        for (flag, v) in &self.values {
-            if flag != "--set" {
-                continue;
-            }
-            let (path, value) = set_pair(v)?;
-            preset
-                .set_path(&path, &value)
-                .map_err(|e| CliError::Failed(format!("--set {v}: {e}")))?;
-        }
-        let problems = preset.problems();
-        if !problems.is_empty() {
-            let msg: Vec<String> = problems
-                .iter()
-                .map(|(p, m)| format!("{}: {p}: {m}", self.preset))
-                .collect();
-            return Err(CliError::Failed(msg.join("\n")));
-        }
-        Ok(preset)
+        let sets = self
+            .values
+            .iter()
+            .filter(|(flag, _)| flag == "--set")
+            .map(|(_, v)| set_pair(v))
+            .collect::<Result<Vec<_>, _>>()?;
+        prepared_preset(
+            &self.preset,
+            sets.iter().map(|(p, v)| (p.as_str(), v.as_str())),
+            None,
+        )
     }
 }
 

@@ -5,28 +5,16 @@ use std::path::Path;
 
 use super::args::parse_run;
 use super::summary::{Keep, summary};
-use super::{CliError, CsvSink, load_preset_arg};
+use super::{CliError, CsvSink, prepared_preset};
 use crate::util::atomic_write::write_atomically;
 
 pub(super) fn run(args: &[String]) -> Result<(), CliError> {
     let a = parse_run(args)?;
-    let mut preset = load_preset_arg(&a.preset)?;
-    for (path, value) in &a.sets {
-        preset
-            .set_path(path, value)
-            .map_err(|e| CliError::Failed(format!("--set {path}={value}: {e}")))?;
-    }
-    if let Some(d) = a.duration_s {
-        preset.run.duration_s = d;
-    }
-    let problems = preset.problems();
-    if !problems.is_empty() {
-        let msg: Vec<String> = problems
-            .iter()
-            .map(|(p, m)| format!("{}: {p}: {m}", a.preset))
-            .collect();
-        return Err(CliError::Failed(msg.join("\n")));
-    }
+    let preset = prepared_preset(
+        &a.preset,
+        a.sets.iter().map(|(p, v)| (p.as_str(), v.as_str())),
+        a.duration_s,
+    )?;
     let duration = preset.run.duration_s;
     let mut sim = preset
         .build_runner()
