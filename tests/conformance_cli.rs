@@ -231,10 +231,8 @@ fn every_system_summarises_its_energy_and_contacts() {
         }
         if p.system.layout().is_mechanical() {
             assert!(report.starts_with("energy at t = "), "{key}: {report}");
-            assert!(
-                report.contains("dissipated by: friction at contact 1"),
-                "{key}"
-            );
+            // Per contact, or all contacts together (chains keep one friction-work integral).
+            assert!(report.contains("dissipated by: friction"), "{key}");
         } else {
             assert!(report.trim().is_empty(), "{key}: {report}");
         }

@@ -28,6 +28,7 @@ pub mod reversal;
 pub mod spec;
 
 pub use belt_block::{BeltBlock, BeltBlockParams};
+pub use chain::{Chain, ChainEnds, ChainParams, InitialPattern};
 pub use contacts::ContactLaws;
 pub use henon::{HenonMap, HenonParams};
 pub use layout::{Anchor, ContactInfo, Dof, Layout, Link, LinkKind, Surface};
@@ -42,6 +43,7 @@ use crate::params::ParamSet;
 system_registry! {
     BeltBlock => "belt_block", belt_block::BeltBlockParams;
     TwoBlock => "two_block", two_block::TwoBlockParams;
+    Chain => "chain", chain::ChainParams;
     Lorenz => "lorenz", lorenz::LorenzParams;
     LogisticMap => "logistic", logistic::LogisticParams;
     HenonMap => "henon", henon::HenonParams;
