@@ -28,6 +28,7 @@ pub mod reversal;
 pub mod spec;
 
 pub use belt_block::{BeltBlock, BeltBlockParams};
+pub use carlson_langer::{CarlsonLanger, CarlsonLangerParams};
 pub use chain::{Chain, ChainEnds, ChainParams, InitialPattern};
 pub use contacts::ContactLaws;
 pub use henon::{HenonMap, HenonParams};
@@ -44,6 +45,7 @@ system_registry! {
     BeltBlock => "belt_block", belt_block::BeltBlockParams;
     TwoBlock => "two_block", two_block::TwoBlockParams;
     Chain => "chain", chain::ChainParams;
+    CarlsonLanger => "carlson_langer", carlson_langer::CarlsonLangerParams;
     Lorenz => "lorenz", lorenz::LorenzParams;
     LogisticMap => "logistic", logistic::LogisticParams;
     HenonMap => "henon", henon::HenonParams;

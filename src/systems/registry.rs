@@ -31,8 +31,10 @@ pub trait SystemKind: ParamSet + Clone + Default + PartialEq + Send + Sync + 'st
     /// Discrete map (`t` counts iterations) rather than a flow.
     const DISCRETE: bool = false;
 
-    /// Number of frictional contacts, each with its own friction law (0: the system has no
-    /// friction and ignores the preset's law).
+    /// Number of frictional contacts whose friction law the preset chooses, one law each (0:
+    /// the system ignores the preset's law, because it has no friction or because its friction
+    /// is part of the model, like the Carlson–Langer chain's; its layout still lists such
+    /// contacts).
     fn n_contacts(&self) -> usize;
 
     /// Degrees of freedom, contacts and links, for front ends.
