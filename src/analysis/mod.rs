@@ -1,15 +1,19 @@
 //! Signal analysis on simulated or measured series (MODELS §4).
 
 pub mod cao;
+pub mod catalogue_stats;
+pub mod chain_catalogue;
 pub mod classify;
 pub mod divergence;
 pub mod dynamics;
 pub mod embedding;
 pub mod energy;
 pub mod error;
+pub mod event_catalogue;
 pub mod floquet;
 pub mod linefit;
 pub mod lyapunov;
+pub mod magnitude_stats;
 pub mod measured;
 pub mod measured_error;
 pub mod mutual_information;
