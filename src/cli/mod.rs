@@ -6,6 +6,7 @@ mod args;
 mod bench;
 mod check;
 mod csv;
+mod events;
 mod floquet;
 mod laws;
 mod lyapunov;
@@ -60,6 +61,11 @@ USAGE:
                                    (each run continuing from the last; --fixed: all from the
                                    preset's start); one CSV row per Poincaré point, the
                                    parameter first; --response: response vs drive frequency
+    tribolab events PRESET.ron [--duration S] [--set PATH=VALUE]... [--out FILE.csv] [--stats]
+                                   slip-event catalogue of a chain (one CSV row per event:
+                                   start, end, epicentre, blocks, potency, magnitude, peak
+                                   slip rate, force drop); Gutenberg–Richter b-value with its
+                                   bootstrap interval and the potency power law on stderr
     tribolab laws                  list the friction laws with parameter keys, units, ranges
     tribolab systems               list the mechanical systems with their parameters
     tribolab presets               list the built-in presets
@@ -89,6 +95,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         "analyze" => analyze::analyze(rest),
         "floquet" => floquet::floquet_cmd(rest),
         "sweep" => sweep::sweep_cmd(rest),
+        "events" => events::events_cmd(rest),
         "lyapunov" => lyapunov::lyapunov(rest),
         "laws" => laws::print_laws(),
         "systems" => laws::print_systems(),
