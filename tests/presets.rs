@@ -1,5 +1,5 @@
-//! Every shipped preset loads, round-trips (save → load equal) and runs 100 model-seconds
-//! (100 iterations for the discrete maps).
+//! Every shipped preset loads, round-trips (save → load equal) and runs what it advertises:
+//! its own duration, capped at 100 model-seconds (100 iterations for the discrete maps).
 
 #![allow(clippy::unwrap_used)]
 
@@ -35,14 +35,21 @@ fn every_preset_loads_and_round_trips() {
 }
 
 #[test]
-fn every_preset_runs_100_model_seconds() {
+fn every_preset_runs_its_duration_up_to_100_model_seconds() {
     for (stem, text) in BUILTIN {
         let mut p = Preset::from_ron(text, stem).expect("loads");
         p.run.output_interval_s = 0.01;
+        // Not a flat 100 s: the 100-block LuGre chain advertises 10 s, and beyond that ever
+        // more blocks stick and slip at different times, so a debug build would need minutes.
+        let duration_s = p.run.duration_s.min(100.0);
         let mut sim = p.build_runner().unwrap_or_else(|e| panic!("{stem}: {e}"));
-        sim.advance(100.0, &mut NullSink)
+        sim.advance(duration_s, &mut NullSink)
             .unwrap_or_else(|e| panic!("{stem}: {e}"));
-        assert!(sim.time_s() >= 100.0);
+        assert!(
+            sim.time_s() >= duration_s,
+            "{stem} stopped at {}",
+            sim.time_s()
+        );
     }
 }
 

@@ -80,6 +80,30 @@ pub static BUILTIN: &[(&str, &str)] = &[
         "two_block_bk",
         include_str!("../../presets/two_block_bk.ron"),
     ),
+    (
+        "chain_10_classroom",
+        include_str!("../../presets/chain_10_classroom.ron"),
+    ),
+    (
+        "chain_10_in_step",
+        include_str!("../../presets/chain_10_in_step.ron"),
+    ),
+    (
+        "chain_random_thresholds",
+        include_str!("../../presets/chain_random_thresholds.ron"),
+    ),
+    (
+        "carlson_langer_single_block",
+        include_str!("../../presets/carlson_langer_single_block.ron"),
+    ),
+    (
+        "carlson_langer_100",
+        include_str!("../../presets/carlson_langer_100.ron"),
+    ),
+    (
+        "lugre_chain_w3",
+        include_str!("../../presets/lugre_chain_w3.ron"),
+    ),
     ("lorenz", include_str!("../../presets/lorenz.ron")),
     (
         "logistic_map",
