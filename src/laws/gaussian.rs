@@ -3,8 +3,8 @@
 //! μ(v) = μ_C + (μ_S − μ_C)·exp(−(v_rel/v_S)²),      F_f = −μ(v)·N·sgn(v_rel) − c_v·v_rel
 //! ```
 
-use super::SignModel;
 use super::static_law::MuCurve;
+use super::{SignModel, exp_neg};
 
 /// Equation shown in the GUI and `tribolab laws`.
 pub const EQUATION: &str = "μ(v) = μ_C + (μ_S − μ_C)·e^(−(v/v_S)²),  F = −μ(v)·N·sgn(v) − c_v·v";
@@ -32,11 +32,11 @@ crate::param_struct! {
 impl MuCurve for GaussianParams {
     fn mu(&self, speed_mps: f64) -> f64 {
         let r = speed_mps / self.v_s_mps;
-        self.mu_c + (self.mu_s - self.mu_c) * (-r * r).exp()
+        self.mu_c + (self.mu_s - self.mu_c) * exp_neg(r * r)
     }
     fn mu_derivative(&self, speed_mps: f64) -> f64 {
         let r = speed_mps / self.v_s_mps;
-        -(self.mu_s - self.mu_c) * (-r * r).exp() * 2.0 * r / self.v_s_mps
+        -(self.mu_s - self.mu_c) * exp_neg(r * r) * 2.0 * r / self.v_s_mps
     }
     fn mu_static(&self) -> f64 {
         self.mu_s

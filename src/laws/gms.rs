@@ -44,7 +44,7 @@
 //! **Element count.** Fixed by the state vector; changing `M` on a running law keeps the old
 //! count (restart the run to apply it).
 
-use super::{Contact, FrictionLaw, LawSwitch, sgn};
+use super::{Contact, FrictionLaw, LawSwitch, exp_neg, sgn};
 use crate::integrate::Column;
 
 /// Equation shown in the GUI and `tribolab laws`.
@@ -92,7 +92,7 @@ impl GmsParams {
         } else {
             r.powf(self.delta)
         };
-        self.f_c_n + (self.f_s_n - self.f_c_n) * (-g).exp()
+        self.f_c_n + (self.f_s_n - self.f_c_n) * exp_neg(g)
     }
 }
 

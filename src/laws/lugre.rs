@@ -9,7 +9,7 @@
 //! bump changes the friction level. Stiff: the bristle relaxation rate σ₀|v|/g reaches 1e4 s⁻¹
 //! with the 1995 values, so the default integrator is the L-stable Rodas4.
 
-use super::{Contact, FrictionLaw, LawJacobian, sgn};
+use super::{Contact, FrictionLaw, LawJacobian, exp_neg, sgn};
 use crate::integrate::Column;
 
 /// Equation shown in the GUI and `tribolab laws`.
@@ -77,14 +77,14 @@ impl LuGre {
     pub fn g(&self, v: f64) -> f64 {
         let p = &self.params;
         let r = v * self.inv_v_s;
-        p.f_c_n + (p.f_s_n - p.f_c_n) * (-r * r).exp()
+        p.f_c_n + (p.f_s_n - p.f_c_n) * exp_neg(r * r)
     }
 
     fn sigma1(&self, v: f64) -> f64 {
         let p = &self.params;
         if p.v_d_mps > 0.0 {
             let r = v / p.v_d_mps;
-            p.sigma1_ns_per_m * (-r * r).exp()
+            p.sigma1_ns_per_m * exp_neg(r * r)
         } else {
             p.sigma1_ns_per_m
         }
@@ -138,7 +138,7 @@ impl FrictionLaw for LuGre {
         let v = c.v_rel_mps;
         let z = s[0];
         let r = v * self.inv_v_s;
-        let e = (-r * r).exp();
+        let e = exp_neg(r * r);
         let g_raw = c.load_ratio * (p.f_c_n + (p.f_s_n - p.f_c_n) * e);
         if g_raw <= f64::MIN_POSITIVE {
             return false;
@@ -150,7 +150,7 @@ impl FrictionLaw for LuGre {
         let dzdot_dz = -s0 * v.abs() / g_raw;
         let (s1, ds1) = if p.v_d_mps > 0.0 {
             let q = v / p.v_d_mps;
-            let e1 = p.sigma1_ns_per_m * (-q * q).exp();
+            let e1 = p.sigma1_ns_per_m * exp_neg(q * q);
             (e1, e1 * (-2.0 * q / p.v_d_mps))
         } else {
             (p.sigma1_ns_per_m, 0.0)

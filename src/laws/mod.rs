@@ -6,6 +6,7 @@
 //! [`FrictionLaw`]; then add one line to [`law_registry!`] below.
 
 mod contact;
+mod exp_neg;
 mod irreversibility;
 mod law;
 mod set_valued;
@@ -31,6 +32,7 @@ pub mod subloading;
 pub mod tustin;
 
 pub use contact::{Contact, LawSwitch, sgn};
+pub use exp_neg::exp_neg;
 pub use irreversibility::{Branch, IrreversibleCurve, IrreversibleLaw};
 pub use law::{FrictionLaw, LawJacobian, resume_by_guards};
 pub use normal_noise::{NoiseParams, NormalLoadNoise};
