@@ -1,5 +1,7 @@
 //! The chain's model: right-hand side, events, stick switches and outputs, all O(N).
 
+mod jacobian;
+
 use super::{ChainParams, subscript};
 use crate::integrate::{Column, JacobianStructure, Model, Role, SimError, SparsityPattern};
 use crate::laws::{Contact, FrictionLaw, LawSwitch, NormalLoadNoise};
@@ -32,6 +34,8 @@ pub struct Chain {
     reversal_block: Vec<usize>,
     inv_mass: f64,
     initial_energy_j: f64,
+    /// Pattern of the dynamic Jacobian (`None` only if it could not be built).
+    pattern: Option<SparsityPattern>,
 }
 
 impl Chain {
@@ -51,7 +55,7 @@ impl Chain {
             .collect();
         let reversal_block = (0..n).filter(|&i| reversals[i].is_some()).collect();
         let inv_mass = 1.0 / params.mass_kg;
-        Self {
+        let mut chain = Self {
             params,
             laws,
             noise,
@@ -62,7 +66,10 @@ impl Chain {
             reversal_block,
             inv_mass,
             initial_energy_j: 0.0,
-        }
+            pattern: None,
+        };
+        chain.pattern = chain.sparsity();
+        chain
     }
 
     /// The parameters.
@@ -462,25 +469,12 @@ impl Model for Chain {
     /// segment and on its neighbours' positions (through the coupling and the holding force);
     /// a ring adds the corners.
     fn jacobian_structure(&self) -> JacobianStructure {
-        let nd = self.work_at();
-        let mut entries = Vec::new();
-        for i in 0..self.n {
-            let seg = self.seg_at[i]..self.seg_at[i + 1];
-            let s = seg.start;
-            entries.push((s, s + 1));
-            let (l, r) = self.neighbours[i];
-            for row in s + 1..seg.end {
-                for col in seg.clone() {
-                    entries.push((row, col));
-                }
-                for j in [l, r].into_iter().flatten() {
-                    entries.push((row, self.seg_at[j]));
-                }
-            }
-        }
-        match SparsityPattern::from_entries(nd, entries) {
-            Ok(p) => JacobianStructure::Sparse(p),
-            Err(_) => JacobianStructure::Dense,
-        }
+        self.pattern
+            .clone()
+            .map_or(JacobianStructure::Dense, JacobianStructure::Sparse)
+    }
+
+    fn jacobian_sparse(&self, t: f64, y: &[f64], values: &mut [f64]) -> bool {
+        self.jacobian_values(t, y, values)
     }
 }
