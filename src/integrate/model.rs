@@ -77,6 +77,12 @@ pub trait Model {
         Ok(())
     }
 
+    /// The output's time column: seconds (the default), or the model's own time unit (a
+    /// dimensionless model says so, so that axes and spectra are not labelled in s and Hz).
+    fn time_column(&self) -> Column {
+        Column::new("t", "s").role(super::column::Role::Time)
+    }
+
     /// Whether the output gets a row just before and just after every mode switch (flagged
     /// in the event column), besides the regular samples. A chain of many blocks declines: a
     /// row of all its blocks at every switch of one block would make the output cost grow

@@ -358,6 +358,11 @@ impl Model for CarlsonLanger {
         Ok(())
     }
 
+    /// Dimensionless time τ = ω_p·t.
+    fn time_column(&self) -> Column {
+        Column::new("t", "").role(Role::Time).symbol("τ")
+    }
+
     fn columns(&self) -> Vec<Column> {
         let mut cols = Vec::with_capacity(5 * self.n + 6);
         for j in 0..self.n {

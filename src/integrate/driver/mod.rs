@@ -243,7 +243,7 @@ impl Simulation {
 
     /// Output columns with their meaning: `t`, the model's columns, `event`.
     pub fn columns(&self) -> Vec<Column> {
-        let mut v = vec![Column::new("t", "s").role(Role::Time)];
+        let mut v = vec![self.model.time_column()];
         v.extend(self.model.columns());
         v.push(Column::new("event", "").role(Role::EventFlag));
         v
