@@ -15,12 +15,14 @@ pub mod builtin;
 pub mod contacts;
 mod error;
 mod locate;
+mod playback;
 pub mod ron_io;
 mod set_path;
 
 pub use contacts::{ContactOverride, Distribution, LawSpread};
 pub use error::{PresetError, Problem};
 pub use locate::locate_field;
+pub use playback::Playback;
 
 use serde::{Deserialize, Serialize};
 
@@ -82,6 +84,9 @@ pub struct Preset {
     pub noise: Option<NoiseParams>,
     /// Run settings.
     pub run: RunSettings,
+    /// How the window plays the run when the preset opens (speed, history shown).
+    #[serde(skip_serializing_if = "Playback::is_default")]
+    pub playback: Playback,
 }
 
 impl Default for Preset {
@@ -97,6 +102,7 @@ impl Default for Preset {
             spread: Vec::new(),
             noise: None,
             run: RunSettings::default(),
+            playback: Playback::default(),
         }
     }
 }
@@ -157,11 +163,12 @@ impl Preset {
                 ),
             ));
         }
-        let sections: [(&str, Option<&dyn ParamSet>); 4] = [
+        let sections: [(&str, Option<&dyn ParamSet>); 5] = [
             ("system", Some(self.system.params())),
             ("law", Some(self.law.params())),
             ("noise", self.noise.as_ref().map(|n| n as &dyn ParamSet)),
             ("run", Some(&self.run)),
+            ("playback", Some(&self.playback)),
         ];
         for (prefix, params) in sections {
             if let Some(p) = params {

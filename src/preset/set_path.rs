@@ -45,12 +45,13 @@ pub(super) fn set_path(preset: &mut Preset, path: &str, value: &str) -> Result<(
             set_in(noise, key, value).map_err(err)?;
         }
         ("run", Some(key)) => set_in(&mut preset.run, key, value).map_err(err)?,
+        ("playback", Some(key)) => set_in(&mut preset.playback, key, value).map_err(err)?,
         ("contact", Some(rest)) => set_contact(preset, path, rest, value)?,
         ("spread", Some(key)) => set_spread(preset, path, key, value)?,
         _ => {
             return Err(format!(
                 "unknown field `{path}`; top-level fields: name, description, version, \
-                 system[.KEY], law[.KEY], contact.N[.KEY], spread.KEY, noise[.KEY], run.KEY"
+                 system[.KEY], law[.KEY], contact.N[.KEY], spread.KEY, noise[.KEY], run.KEY, playback.KEY"
             ));
         }
     }

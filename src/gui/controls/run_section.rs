@@ -6,35 +6,13 @@ use super::param_slider;
 use crate::gui::TriboApp;
 use crate::gui::worker::{Command, STEP_MODEL_S};
 use crate::integrate::Method;
-use crate::params::{ParamMeta, ParamSet, Scale};
+use crate::params::{ParamMeta, ParamSet};
+use crate::preset::Playback;
 
-const SPEED_META: ParamMeta = ParamMeta {
-    key: "speed",
-    label: "Speed",
-    symbol: "",
-    unit: "× real time",
-    default: 1.0,
-    min: 0.1,
-    max: 100.0,
-    scale: Scale::Log,
-    integer: false,
-    restart: false,
-    help: "Model seconds per wall-clock second",
-};
-
-const WINDOW_META: ParamMeta = ParamMeta {
-    key: "window",
-    label: "History shown",
-    symbol: "",
-    unit: "s",
-    default: 10.0,
-    min: 0.5,
-    max: 1000.0,
-    scale: Scale::Log,
-    integer: false,
-    restart: false,
-    help: "Length of the time window drawn in the plots",
-};
+/// The speed and history sliders take their label, unit and range from the preset's playback
+/// metadata, so a preset can ask for nothing the window cannot show.
+const SPEED_META: &ParamMeta = &Playback::META[0];
+const WINDOW_META: &ParamMeta = &Playback::META[1];
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
@@ -64,12 +42,12 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     let view = &mut app.session.view;
     let mut speed_changed = false;
     ui.add_enabled_ui(!view.max_speed, |ui| {
-        speed_changed |= param_slider(ui, &SPEED_META, &mut view.speed);
+        speed_changed |= param_slider(ui, SPEED_META, &mut view.speed);
     });
     speed_changed |= ui
         .checkbox(&mut view.max_speed, "As fast as possible")
         .changed();
-    param_slider(ui, &WINDOW_META, &mut view.window_s);
+    param_slider(ui, WINDOW_META, &mut view.window_s);
     if speed_changed {
         let s = app.speed();
         app.send(Command::SetSpeed(s));
