@@ -251,3 +251,31 @@ fn save_as_writes_a_preset_that_loads_back_and_csv_export_writes_the_window() {
     let rows = lines.count();
     assert!(rows >= h.state().history().len().min(100), "{rows} rows");
 }
+
+/// The Slip events tab of a Carlson–Langer chain: reached by its label, it fills with events as
+/// the run goes; a click on an event in the list selects it (the space–time plot shows it) and
+/// *Follow the run* lets go of it.
+#[test]
+fn slip_events_tab_lists_events_and_selects_one() {
+    let preset = builtin::load("carlson_langer_100").unwrap().unwrap();
+    let mut h = gui_common::window_with_preset(egui::vec2(1400.0, 880.0), preset);
+    h.state_mut().set_max_speed(true);
+    h.get_by_label("Slip events").click();
+    run_until(&mut h, 60.0, |a| {
+        a.catalogue().is_some_and(|c| c.events.len() >= 3)
+    });
+    assert_eq!(h.state().session().view.tab, Tab::Events);
+    // Paused, so no new event moves the list under the click.
+    h.key_press(egui::Key::Space);
+    h.run_steps(3);
+    assert!(!h.state().run_state().running);
+    let n = h.state().catalogue().unwrap().events.len();
+    h.get_by_label_contains(&format!("#{n}  t =")).click();
+    h.run_steps(2);
+    assert_eq!(h.state().catalogue().unwrap().selected, Some(n - 1));
+    h.get_by_label("Follow the run").click();
+    h.run_steps(2);
+    assert_eq!(h.state().catalogue().unwrap().selected, None);
+    // The statistics headline and the space–time plot are on screen.
+    h.get_by_label_contains("Slip rate of every block");
+}

@@ -7,7 +7,7 @@ use std::time::Instant;
 use eframe::egui;
 
 use super::dialogs::{FileDialogs, NativeDialogs};
-use super::history::{DEFAULT_CAPACITY, History};
+use super::history::History;
 use super::jobs::AnalysisHandle;
 use super::lab::Lab;
 use super::plots::PlotCache;
@@ -91,6 +91,37 @@ impl RunState {
         crate::integrate::column::find_role(&self.columns, role)
     }
 
+    /// Label of the time axis (`t [s]`, or the symbol of a dimensionless time).
+    pub fn time_label(&self) -> String {
+        self.columns
+            .first()
+            .map_or_else(|| "t [s]".to_string(), Column::label)
+    }
+
+    /// Unit of the time column (`s`; empty for a dimensionless time).
+    pub fn time_unit(&self) -> &str {
+        self.columns.first().map_or("s", |c| c.unit.as_str())
+    }
+
+    /// Unit of frequencies in the time column's unit: Hz for seconds, `1/τ` for a
+    /// dimensionless time τ.
+    pub fn frequency_unit(&self) -> String {
+        match self
+            .columns
+            .first()
+            .map(|c| (c.unit.as_str(), c.symbol.as_str()))
+        {
+            Some(("s", _)) | None => "Hz".to_string(),
+            Some(("", symbol)) => format!("1/{symbol}"),
+            Some((unit, _)) => format!("1/{unit}"),
+        }
+    }
+
+    /// Label of a frequency axis.
+    pub fn frequency_label(&self) -> String {
+        format!("frequency [{}]", self.frequency_unit())
+    }
+
     /// Axis label (symbol and unit) of history column `i`.
     pub fn label(&self, i: usize) -> String {
         self.columns.get(i).map_or_else(String::new, Column::label)
@@ -144,6 +175,8 @@ pub struct TriboApp {
     frame_stats: Option<super::frame_stats::FrameStats>,
     /// Analyses: the analysis thread, jobs, results, imported series.
     pub(super) lab: Lab,
+    /// Slip-event catalogue of a chain run.
+    pub(super) catalogue: Option<super::catalogue::LiveCatalogue>,
 }
 
 impl TriboApp {
@@ -180,6 +213,7 @@ impl TriboApp {
                 .frame_stats
                 .then(super::frame_stats::FrameStats::default),
             lab: Lab::default(),
+            catalogue: None,
         };
         app.run.running = opts.start_running;
         let ctx = cc.egui_ctx.clone();
@@ -213,6 +247,11 @@ impl TriboApp {
     /// The sample history.
     pub fn history(&self) -> &History {
         &self.history
+    }
+
+    /// Slip-event catalogue of the run (systems with two or more contacts).
+    pub fn catalogue(&self) -> Option<&super::catalogue::LiveCatalogue> {
+        self.catalogue.as_ref()
     }
 
     /// Analyses: jobs in progress, results, the imported series.
@@ -295,9 +334,12 @@ impl TriboApp {
         });
     }
 
-    /// Replaces the session's preset with a loaded one and restarts.
+    /// Replaces the session's preset with a loaded one and restarts, at the preset's playback
+    /// speed.
     pub(super) fn load_preset(&mut self, preset: Preset, source: String) {
         self.session.load(preset, source);
+        let s = self.speed();
+        self.send(Command::SetSpeed(s));
         self.reset();
     }
 
@@ -337,7 +379,9 @@ impl TriboApp {
                 strobe_period_s,
                 method,
             } => {
-                let names = columns.iter().map(|c| c.name.clone()).collect();
+                let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+                self.catalogue = super::catalogue::LiveCatalogue::new(&columns, &layout);
+                let capacity = super::history::capacity_for(names.len());
                 self.run.columns = columns;
                 self.run.layout = layout;
                 self.run.generation = generation;
@@ -346,11 +390,14 @@ impl TriboApp {
                 self.run.strobe_period_s = strobe_period_s;
                 self.run.t_s = 0.0;
                 self.run.error = None;
-                self.history = History::new(names, DEFAULT_CAPACITY);
+                self.history = History::new(names, capacity);
                 self.plots.invalidate();
             }
             WorkerMsg::Chunk(chunk) if chunk.generation == self.run.generation => {
                 self.history.extend_flat(&chunk.rows);
+                if let Some(c) = self.catalogue.as_mut() {
+                    c.feed_flat(&chunk.rows);
+                }
                 for (id, row) in chunk.sections {
                     self.history.push_section(id, row);
                 }
@@ -472,7 +519,10 @@ impl eframe::App for TriboApp {
 }
 
 /// Adds a subset of DejaVu Sans (embedded, see `assets/fonts/`) as fallback of both families,
-/// for the dotted time derivatives, arrows and math signs of the equations.
+/// for the dotted time derivatives, subscripts (ᵢ, ⱼ), arrows and math signs of the equations.
+/// The subset (made with fontTools' `pyftsubset`): Basic Latin to Latin Extended-B, combining
+/// marks, Greek, Phonetic Extensions, Latin Extended Additional, punctuation, super- and
+/// subscripts, letterlike symbols, arrows, mathematical operators, Latin Extended-C.
 fn install_fonts(ctx: &egui::Context) {
     ctx.add_font(egui::epaint::text::FontInsert::new(
         "dejavu-sans-subset",

@@ -17,6 +17,16 @@ use crate::integrate::driver::SectionId;
 /// Default capacity: 2²⁰ samples (17 min at the default 1 ms output interval).
 pub const DEFAULT_CAPACITY: usize = 1 << 20;
 
+/// Most numbers the history holds over all its columns (2²⁵, 256 MiB): a chain of a hundred
+/// blocks writes some 700 columns, so its history is shorter in samples.
+pub const BUDGET_VALUES: usize = 1 << 25;
+
+/// Capacity in samples for a run with `n_columns` columns: [`DEFAULT_CAPACITY`], or fewer so
+/// that all columns together stay within [`BUDGET_VALUES`].
+pub fn capacity_for(n_columns: usize) -> usize {
+    DEFAULT_CAPACITY.min(BUDGET_VALUES / n_columns.max(1))
+}
+
 /// Bounded buffers of the simulation's output columns.
 #[derive(Clone, Debug, Default)]
 pub struct History {

@@ -3,6 +3,7 @@
 
 mod app;
 mod asking;
+pub mod catalogue;
 
 mod controls;
 pub mod decimate;

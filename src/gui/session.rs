@@ -38,11 +38,13 @@ pub enum Tab {
     Embedding,
     /// Bifurcation (orbit) diagram.
     Bifurcation,
+    /// Slip events of a chain: space–time plot, magnitude–frequency statistics, event list.
+    Events,
 }
 
 impl Tab {
     /// All tabs in display order.
-    pub const ALL: [Tab; 11] = [
+    pub const ALL: [Tab; 12] = [
         Tab::Grid,
         Tab::Traces,
         Tab::Phase,
@@ -54,6 +56,7 @@ impl Tab {
         Tab::Attractor,
         Tab::Embedding,
         Tab::Bifurcation,
+        Tab::Events,
     ];
 
     /// Whether the view draws the simulation's history (the analysis views draw results).
@@ -66,6 +69,7 @@ impl Tab {
                 | Tab::FrictionVelocity
                 | Tab::Spectrum
                 | Tab::Poincare
+                | Tab::Events
         )
     }
 
@@ -83,6 +87,7 @@ impl Tab {
             Tab::Attractor => "Attractor",
             Tab::Embedding => "Embedding",
             Tab::Bifurcation => "Bifurcation",
+            Tab::Events => "Slip events",
         }
     }
 }
@@ -205,6 +210,8 @@ impl Session {
 
     /// Replaces the preset (and the reset target) with a newly loaded one.
     pub fn load(&mut self, preset: Preset, source: String) {
+        self.view.speed = preset.playback.speed;
+        self.view.window_s = preset.playback.history_s;
         self.reference = preset.clone();
         self.preset = preset;
         self.source = source;

@@ -15,7 +15,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
         let r = &app.run;
         // Time of the newest sample (on the output grid), not the integrator's overshoot.
         let t = app.history.last(0).unwrap_or(r.t_s);
-        ui.label(format!("t = {t:.3} s"));
+        ui.label(format!("t = {t:.3} {}", app.run.time_unit()).trim_end());
         ui.separator();
         let state = if r.error.is_some() {
             "stopped"
@@ -46,7 +46,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
             ui.separator();
         }
         if let Some(p) = app.plots.spectrum.dominant {
-            ui.label(format!("dominant {:.4} Hz", p.freq_hz));
+            ui.label(format!("dominant {:.4} {}", p.freq_hz, app.run.frequency_unit()));
             ui.separator();
         }
         if let Some(e) = energy_error(app) {

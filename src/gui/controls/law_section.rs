@@ -2,6 +2,7 @@
 
 use eframe::egui;
 
+use super::extra_fields::extra_fields_ui;
 use super::param_slider;
 use crate::gui::TriboApp;
 use crate::laws::{LAWS, NoiseParams, REGULARIZATION_RANGE_MPS, SignModel};
@@ -113,53 +114,7 @@ pub(super) fn law_editor(ui: &mut egui::Ui, law: &mut crate::laws::LawConfig) ->
     {
         changed |= law.set_sign_model(sign);
     }
-    changed |= extra_fields_ui(ui, law.params_mut());
-    changed
-}
-
-/// The law's other non-numeric options (e.g. the overstress form, an explicit element list),
-/// edited as RON text and applied when the text parses.
-fn extra_fields_ui(ui: &mut egui::Ui, params: &mut dyn ParamSet) -> bool {
-    let mut changed = false;
-    for &key in params.extra_keys() {
-        if key == crate::laws::SIGN_KEY {
-            continue;
-        }
-        let Some(current) = params.get_text(key) else {
-            continue;
-        };
-        let id = ui.scope_id().with(("extra", key));
-        let mut text = ui
-            .data_mut(|d| d.get_temp::<String>(id))
-            .unwrap_or_else(|| current.clone());
-        let response = ui
-            .horizontal(|ui| {
-                let r = ui.add(
-                    egui::TextEdit::singleline(&mut text)
-                        .desired_width(180.0)
-                        .font(egui::TextStyle::Monospace),
-                );
-                ui.label(key);
-                r
-            })
-            .inner
-            .on_hover_text("RON value; press Enter to apply");
-        let commit = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if commit && text != current {
-            match params.set_text(key, &text) {
-                Ok(()) => {
-                    changed = true;
-                    ui.data_mut(|d| d.remove::<String>(id));
-                }
-                Err(e) => {
-                    ui.data_mut(|d| d.insert_temp(id, text.clone()));
-                    ui.colored_label(ui.visuals().error_fg_color, e.to_string());
-                }
-            }
-        } else if response.has_focus() || text != current {
-            ui.data_mut(|d| d.insert_temp(id, text));
-        }
-    }
+    changed |= extra_fields_ui(ui, law.params_mut(), &[crate::laws::SIGN_KEY]);
     changed
 }
 

@@ -2,6 +2,7 @@
 //! generated from the parameter metadata of the core.
 
 mod contacts_section;
+mod extra_fields;
 mod law_section;
 mod param_slider;
 mod run_section;
@@ -24,8 +25,16 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
         ui.separator();
         if app.session.preset.system.uses_law() {
             law_section::show(app, ui);
-        } else {
+        } else if app.session.preset.system.layout().contacts.is_empty() {
             ui.label(egui::RichText::new("This reference system has no friction law.").weak());
+        } else {
+            ui.label(
+                egui::RichText::new(
+                    "This system's friction is part of its equation (above): its parameters are \
+                     the system's.",
+                )
+                .weak(),
+            );
         }
         ui.add_space(8.0);
     });

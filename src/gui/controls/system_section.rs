@@ -2,6 +2,7 @@
 
 use eframe::egui;
 
+use super::extra_fields::extra_fields_ui;
 use super::param_slider;
 use crate::gui::TriboApp;
 use crate::systems::SYSTEMS;
@@ -70,6 +71,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
                     }
                 }
             }
+            changed |= extra_fields_ui(ui, params, &[]);
         });
     if changed {
         app.apply_preset();

@@ -20,10 +20,9 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         return;
     };
     contact_row(app, ui);
-    let (Some(iv), Some(ifr), Some(inl)) = (
+    let (Some(iv), Some(ifr)) = (
         col(app, Role::SlipVelocity(contact)),
         col(app, Role::FrictionForce(contact)),
-        col(app, Role::NormalLoad(contact)),
     ) else {
         ui.label("This run reports no slip velocity and friction force for the contact.");
         return;
@@ -45,15 +44,23 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         .fold(0.0f64, f64::max)
         .max(2.0 * driver_speed(app).unwrap_or(0.0).abs())
         .max(1e-3);
-    let normal = h.last(inl).unwrap_or(1.0);
-    let law = app.session.preset.contact_law(contact).build();
-    let curve: Vec<[f64; 2]> = (0..CURVE_POINTS)
-        .map(|k| {
-            let vr = -v_span + 2.0 * v_span * k as f64 / (CURVE_POINTS - 1) as f64;
-            [vr, law.steady_force(vr, normal)]
-        })
-        .filter(|p| p[1].is_finite())
-        .collect();
+    // The characteristic of the contact's law, where the preset's law is the contact's (not
+    // for a system with its friction built in, like the Carlson–Langer chain).
+    let inl = col(app, Role::NormalLoad(contact));
+    let curve: Vec<[f64; 2]> = match inl {
+        Some(inl) if app.session.preset.system.uses_law() => {
+            let normal = h.last(inl).unwrap_or(1.0);
+            let law = app.session.preset.contact_law(contact).build();
+            (0..CURVE_POINTS)
+                .map(|k| {
+                    let vr = -v_span + 2.0 * v_span * k as f64 / (CURVE_POINTS - 1) as f64;
+                    [vr, law.steady_force(vr, normal)]
+                })
+                .filter(|p| p[1].is_finite())
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     let last = range.end.checked_sub(1).map(|i| [v[i], f[i]]);
     let mut plot = Plot::new("friction_velocity")
         .x_axis_label(format!("slip velocity {}", app.run.label(iv)))
@@ -64,11 +71,13 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     }
     let trail_label = trail_name(app, "trail");
     plot.show(ui, |p| {
-        p.line(
-            Line::new("steady characteristic", curve)
-                .color(egui::Color32::GRAY)
-                .width(1.5),
-        );
+        if !curve.is_empty() {
+            p.line(
+                Line::new("steady characteristic", curve)
+                    .color(egui::Color32::GRAY)
+                    .width(1.5),
+            );
+        }
         p.line(Line::new(trail_label, trail).color(SLIP_COLOR).width(1.0));
         if let Some(pt) = last {
             p.points(

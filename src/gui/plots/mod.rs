@@ -6,6 +6,7 @@ mod attractor;
 mod attractor3d;
 mod bifurcation;
 mod embedding;
+mod events;
 mod floquet;
 mod friction_velocity;
 mod job_bar;
@@ -43,6 +44,8 @@ pub type StickFractions = Option<(f64, Vec<f64>)>;
 pub struct PlotCache {
     /// FFT of the chosen signal.
     pub spectrum: SpectrumCache,
+    /// Image of the slip-events space–time plot.
+    pub space_time: events::SpaceTimeCache,
     /// Time traces follow the newest sample (off once the user pans or zooms).
     pub follow: bool,
     /// Stick fraction of the window and when it was computed (a full scan of the window,
@@ -56,6 +59,7 @@ impl PlotCache {
     pub fn invalidate(&mut self) {
         self.spectrum = SpectrumCache::default();
         self.stick_fraction = None;
+        self.space_time = events::SpaceTimeCache::default();
         if !self.follow_initialised {
             self.follow = true;
             self.follow_initialised = true;
@@ -71,6 +75,10 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
     }
     ui.horizontal_wrapped(|ui| {
         for tab in Tab::ALL {
+            // Slip events need a chain (two or more contacts).
+            if tab == Tab::Events && app.run.layout.contacts.len() < 2 {
+                continue;
+            }
             ui.selectable_value(&mut app.session.view.tab, tab, tab.title());
         }
         ui.separator();
@@ -116,6 +124,7 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
         Tab::Attractor => attractor::show(app, ui, reset),
         Tab::Embedding => embedding::show(app, ui, reset),
         Tab::Bifurcation => bifurcation::show(app, ui, reset),
+        Tab::Events => events::show(app, ui, reset),
     }
 }
 

@@ -41,6 +41,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     // strokes keep it legible and halve what a software rasteriser fills.
     let line_width = if range.len() > 2 * width { 1.0 } else { 1.5 };
     let last = plots.len() - 1;
+    let time_label = app.run.time_label();
     let mut interacted = false;
     for (k, tp) in plots.iter().enumerate() {
         let mut plot = Plot::new(("trace", tp.id))
@@ -48,7 +49,11 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
             .link_axis(link, [true, false])
             .link_cursor(link, [true, false])
             .y_axis_label(tp.label.clone())
-            .x_axis_label(if k == last { "t [s]" } else { "" })
+            .x_axis_label(if k == last {
+                time_label.clone()
+            } else {
+                String::new()
+            })
             .y_axis_min_width(48.0)
             // Labels at 1-2-5 steps rather than decades: a 10 s window shows more than "10".
             .x_grid_spacer(egui_plot::log_grid_spacer(5));

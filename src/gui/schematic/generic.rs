@@ -16,7 +16,8 @@ use crate::util::eng::format_si;
 const HEIGHT: f32 = 170.0;
 /// Visual speed of belt marks [px/s] (not to scale: the displacement is exaggerated too).
 const BELT_MARK_SPEED_PX_PER_S: f32 = 40.0;
-/// Most blocks drawn (longer chains show their first ones).
+/// Most blocks drawn one by one with their springs and labels (longer chains get the compact
+/// strip of [`chain_strip`](super::chain_strip)).
 const MAX_BLOCKS: usize = 24;
 
 /// The generic drawing from the layout.
@@ -30,6 +31,10 @@ impl Schematic for GenericSchematic {
 
 fn show(app: &TriboApp, ui: &mut egui::Ui) {
     let layout = &app.run.layout;
+    if layout.dofs.len() > MAX_BLOCKS {
+        super::chain_strip::show(app, ui);
+        return;
+    }
     let (rect, _) =
         ui.allocate_exact_size(vec2(ui.available_width(), HEIGHT), egui::Sense::hover());
     let painter = ui.painter_at(rect);
@@ -190,7 +195,8 @@ fn show(app: &TriboApp, ui: &mut egui::Ui) {
         pos2(rect.left() + 8.0, rect.top() + 6.0),
         egui::Align2::LEFT_TOP,
         format!(
-            "t = {t:.2} s   {}   (displacements exaggerated; green: sticks, orange: slips)",
+            "t = {t:.2} {}   {}   (displacements exaggerated; green: sticks, orange: slips)",
+            app.run.time_unit(),
             positions.join("   ")
         ),
         egui::FontId::monospace(12.0),

@@ -3,6 +3,7 @@
 //! masses, springs and contacts from its [`Layout`](crate::systems::Layout) and the column roles.
 
 mod bench;
+mod chain_strip;
 mod generic;
 
 use eframe::egui::{self, Pos2, Shape, Stroke, pos2, vec2};
