@@ -12,12 +12,16 @@ pub(super) fn check(args: &[String]) -> Result<(), CliError> {
     for arg in args {
         // A file, else a built-in preset name (as for every other command).
         match load_preset_arg(arg) {
-            Ok(p) => println!(
-                "{arg}: ok ({}; {} with {})",
-                p.name,
-                p.system.variant(),
-                p.law.info().name
-            ),
+            Ok(p) => {
+                let friction = if p.system.uses_law() {
+                    format!("with {}", p.law.info().name)
+                } else if p.system.layout().contacts.is_empty() {
+                    "without friction".to_string()
+                } else {
+                    "with its own friction".to_string()
+                };
+                println!("{arg}: ok ({}; {} {friction})", p.name, p.system.variant());
+            }
             Err(CliError::Failed(message) | CliError::Usage(message)) => {
                 failed += 1;
                 eprintln!("{message}");

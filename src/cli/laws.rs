@@ -73,6 +73,13 @@ fn write_systems(out: &mut dyn Write) -> std::io::Result<()> {
         for m in info.meta {
             write_param(out, "system", m)?;
         }
+        for key in info.extra_keys {
+            let value = config.params().get_text(key).unwrap_or_default();
+            writeln!(
+                out,
+                "    system.{key:<18} option, default {value} (RON; see README, \"Mechanical systems\")"
+            )?;
+        }
         writeln!(out)?;
     }
     Ok(())

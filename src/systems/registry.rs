@@ -76,6 +76,8 @@ pub struct SystemInfo {
     pub equation: &'static str,
     /// Numeric parameters.
     pub meta: &'static [crate::params::ParamMeta],
+    /// Keys of the non-numeric parameters (options such as a chain's ends), set as RON text.
+    pub extra_keys: &'static [&'static str],
     /// Discrete map (`t` counts iterations) rather than a flow.
     pub discrete: bool,
     /// The system with default parameters.
@@ -106,6 +108,7 @@ macro_rules! system_registry {
                 name: <$module::$params as SystemKind>::NAME,
                 equation: <$module::$params as SystemKind>::EQUATION,
                 meta: <$module::$params>::META,
+                extra_keys: <$module::$params>::EXTRA_KEYS,
                 discrete: <$module::$params as SystemKind>::DISCRETE,
                 default_config: || SystemConfig::$variant(<$module::$params>::default()),
             },)*
