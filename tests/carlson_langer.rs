@@ -183,3 +183,72 @@ fn chain_never_slips_backwards_and_its_energy_closes() {
         last[input]
     );
 }
+
+/// The slip-event catalogue of that single block, built by hand from the closed-form cycle:
+/// one event per cycle, epicentre block 1, potency ν·T (the plate's advance in one period, as
+/// the block starts and ends each slip at rest), duration s* to within the two output samples
+/// that bracket it, peak slip rate max(σ·sin s + ν·(1 − cos s)) = σ·sin(3π/4) + ν·(1 +
+/// cos(π/4)) for σ = ν, force drop 2σ (threshold 1 before, 1 − 2σ after).
+#[test]
+fn catalogue_of_the_single_block_is_its_cycle() {
+    use tribolab::analysis::chain_catalogue::ChainCatalogue;
+    use tribolab::integrate::SampleSink;
+    struct Feed<'a>(&'a mut ChainCatalogue);
+    impl SampleSink for Feed<'_> {
+        fn push(&mut self, row: &[f64]) {
+            self.0.push_row(row);
+        }
+    }
+    let mut p = preset(1);
+    p.set_path("system.alpha", "0").unwrap();
+    p.set_path("system.initial_spread", "0").unwrap();
+    p.run.rtol = 1e-10;
+    let dt = 0.01;
+    p.run.output_interval_s = dt;
+    let mut sim = p.build_simulation().unwrap();
+    let mut cat = ChainCatalogue::new(&sim.columns(), &p.system.layout()).unwrap();
+    sim.advance(200.0, &mut Feed(&mut cat)).unwrap();
+    let events = cat.finish();
+    let (sigma, nu) = (0.01f64, 0.01f64);
+    let s_star = std::f64::consts::TAU - 2.0 * (sigma / nu).atan();
+    let period = s_star + 2.0 * sigma / nu;
+    let complete: Vec<_> = events.iter().filter(|e| !e.truncated).collect();
+    // Break-aways at 1/ν + k·T; those whose slip ends before τ = 200 are complete.
+    let expected = (0..)
+        .map(|k| 1.0 / nu + k as f64 * period)
+        .take_while(|b| b + s_star < 200.0 - dt)
+        .count();
+    assert_eq!(complete.len(), expected, "{events:?}");
+    let peak = sigma * (0.75 * std::f64::consts::PI).sin() + nu * (1.0 + 0.5f64.sqrt());
+    for (k, e) in complete.iter().enumerate() {
+        let b = 1.0 / nu + k as f64 * period;
+        assert_eq!((e.epicentre, e.blocks), (0, 1), "event {k}");
+        assert!(
+            (e.potency_m - nu * period).abs() < 1e-8,
+            "event {k}: potency {} vs {}",
+            e.potency_m,
+            nu * period
+        );
+        assert!((e.magnitude - (nu * period).log10()).abs() < 1e-6);
+        assert!(
+            e.start_s <= b && e.start_s > b - dt - 1e-9,
+            "event {k} starts {}",
+            e.start_s
+        );
+        let d = e.duration_s();
+        assert!(
+            d >= s_star - 1e-9 && d <= s_star + 2.0 * dt + 1e-9,
+            "event {k}: duration {d} vs {s_star}"
+        );
+        assert!(
+            (e.peak_slip_rate_mps - peak).abs() < 1e-6,
+            "event {k}: peak {}",
+            e.peak_slip_rate_mps
+        );
+        assert!(
+            (e.force_drop_n - 2.0 * sigma).abs() < 2.0 * nu * dt,
+            "event {k}: force drop {}",
+            e.force_drop_n
+        );
+    }
+}
