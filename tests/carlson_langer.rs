@@ -252,3 +252,130 @@ fn catalogue_of_the_single_block_is_its_cycle() {
         );
     }
 }
+
+/// Rows of a run through the runner the window and `tribolab events` use.
+fn runner_rows(p: &Preset, t_end: f64) -> (tribolab::integrate::Runner, Vec<Vec<f64>>) {
+    let mut run = p.build_runner().unwrap();
+    let mut out = Vec::<Vec<f64>>::new();
+    run.advance(t_end, &mut out).unwrap();
+    (run, out)
+}
+
+/// Chains longer than ten blocks run by the active-set scheme, which integrates only the
+/// slipping blocks. It must follow the same solution as the generic driver stepping every
+/// block: at a tight tolerance both agree to 1e-8 until the chaos of the first large events
+/// (τ ≈ 200) separates any two runs, much closer than either agrees with itself at rtol
+/// 1e-9; it keeps the energy account and never slips backwards; another integrator chosen
+/// in the preset goes back to the generic driver.
+#[test]
+fn the_active_set_scheme_follows_the_generic_driver() {
+    use tribolab::integrate::Runner;
+    let mut p = preset(30);
+    p.run.rtol = 1e-12;
+    p.run.output_interval_s = 10.0;
+    let (run, fast) = runner_rows(&p, 160.0);
+    assert!(
+        matches!(run, Runner::Engine(_)),
+        "30 blocks: the active-set scheme"
+    );
+    let mut q = p.clone();
+    q.set_path("run.integrator", "Dopri5").unwrap();
+    let (generic, slow) = runner_rows(&q, 160.0);
+    assert!(matches!(generic, Runner::Flow(_)));
+    let cols = run.columns();
+    assert_eq!(cols, generic.columns());
+    let ev = cols.iter().position(|c| c.role == Role::EventFlag).unwrap();
+    let regular = |r: Vec<Vec<f64>>| -> Vec<Vec<f64>> {
+        r.into_iter().filter(|row| row[ev] == 0.0).collect()
+    };
+    let (fast, slow) = (regular(fast), regular(slow));
+    assert_eq!(fast.len(), slow.len());
+    let positions: Vec<usize> = (0..30)
+        .map(|j| {
+            cols.iter()
+                .position(|c| c.role == Role::Position(j))
+                .unwrap()
+        })
+        .collect();
+    let mut moved = 0.0f64;
+    for (a, b) in fast.iter().zip(&slow) {
+        assert_eq!(a[0], b[0]);
+        for &c in &positions {
+            assert!(
+                (a[c] - b[c]).abs() < 1e-8,
+                "τ = {}: U {} vs {}",
+                a[0],
+                a[c],
+                b[c]
+            );
+            moved = moved.max(a[c].abs());
+        }
+    }
+    assert!(moved > 0.5, "the blocks slipped ({moved})");
+    // Long run: energy account and forward slip only.
+    let mut p = preset(60);
+    p.run.output_interval_s = 0.5;
+    p.run.rtol = 1e-8;
+    let (run, r) = runner_rows(&p, 1500.0);
+    let cols = run.columns();
+    let err = cols
+        .iter()
+        .position(|c| c.role == Role::EnergyError)
+        .unwrap();
+    let e_spring = cols
+        .iter()
+        .position(|c| c.role == Role::StoredEnergy)
+        .unwrap();
+    let stored = r.last().unwrap()[e_spring];
+    for row in &r {
+        assert!(
+            row[err].abs() < 1e-6 * stored.max(1.0),
+            "τ = {}: ΔE = {}",
+            row[0],
+            row[err]
+        );
+        for j in 0..60 {
+            let v = cols
+                .iter()
+                .position(|c| c.role == Role::Velocity(j))
+                .unwrap();
+            assert!(
+                row[v] >= -1e-12,
+                "block {j} slips backwards at τ = {}: {}",
+                row[0],
+                row[v]
+            );
+        }
+    }
+    assert!(run.stats().events > 500, "{:?}", run.stats());
+}
+
+/// A live change of the plate speed keeps the active-set run going, and the closed-form
+/// break-away times follow: with the plate twice as fast, the first break-away of a chain at
+/// rest comes at half the time.
+#[test]
+fn the_active_set_scheme_takes_live_changes() {
+    let mut p = preset(20);
+    p.set_path("system.initial_spread", "0").unwrap();
+    p.run.output_interval_s = 0.1;
+    let first_slip = |p: &Preset, change: Option<f64>| -> f64 {
+        let mut run = p.build_runner().unwrap();
+        let mut out = Vec::<Vec<f64>>::new();
+        run.advance(10.0, &mut out).unwrap();
+        if let Some(nu) = change {
+            let mut q = p.clone();
+            q.set_path("system.plate_speed", &nu.to_string()).unwrap();
+            run.reconfigure(&q.spec()).unwrap();
+        }
+        run.advance(200.0, &mut out).unwrap();
+        let cols = run.columns();
+        let stick = cols.iter().position(|c| c.role == Role::Stick(0)).unwrap();
+        out.iter().find(|r| r[stick] == 0.0).unwrap()[0]
+    };
+    // Plate at ν = 0.01 from rest: every block at the threshold at τ = 1/ν = 100.
+    let base = first_slip(&p, None);
+    assert!((base - 100.0).abs() <= 0.1 + 1e-9, "{base}");
+    // ν = 0.02 from τ = 10: the leaf springs hold 0.1, the rest takes (1 − 0.1)/0.02 = 45.
+    let faster = first_slip(&p, Some(0.02));
+    assert!((faster - 55.0).abs() <= 0.1 + 1e-9, "{faster}");
+}

@@ -8,6 +8,7 @@ pub mod column;
 pub mod column_groups;
 pub mod dopri5;
 pub mod driver;
+pub mod engine;
 pub mod error;
 pub mod jacobian_structure;
 pub mod linalg;
@@ -27,6 +28,7 @@ pub mod tolerance;
 
 pub use column::{Column, Role};
 pub use driver::{SampleSink, Simulation, Stats};
+pub use engine::Engine;
 pub use error::{SimError, is_bounded};
 pub use jacobian_structure::{JacobianStructure, SparsityPattern};
 pub use map::{MapModel, MapRun};

@@ -1,9 +1,9 @@
-//! One handle over a flow ([`Simulation`]) or a map ([`MapRun`]), for the front ends that run
-//! whatever system a preset names.
+//! One handle over a flow ([`Simulation`]), a map ([`MapRun`]) or a system's own scheme
+//! ([`Engine`]), for the front ends that run whatever system a preset names.
 
 use super::driver::{SampleSink, Stats};
 use super::map::{MAP_SECTION, MapRun};
-use super::{Column, SimError, Simulation};
+use super::{Column, Engine, SimError, Simulation};
 use crate::systems::{Restart, SystemSpec};
 
 /// A running flow or map.
@@ -12,6 +12,8 @@ pub enum Runner {
     Flow(Box<Simulation>),
     /// A discrete-time system; `t` counts iterations.
     Map(MapRun),
+    /// A flow run by the system's own exact scheme.
+    Engine(Box<dyn Engine>),
 }
 
 impl Runner {
@@ -20,6 +22,7 @@ impl Runner {
         match self {
             Runner::Flow(s) => s.advance(t_stop, sink),
             Runner::Map(m) => m.advance(t_stop, sink),
+            Runner::Engine(e) => e.advance(t_stop, sink),
         }
     }
 
@@ -28,6 +31,7 @@ impl Runner {
         match self {
             Runner::Flow(s) => s.time_s(),
             Runner::Map(m) => m.time_s(),
+            Runner::Engine(e) => e.time_s(),
         }
     }
 
@@ -36,6 +40,7 @@ impl Runner {
         match self {
             Runner::Flow(s) => s.state(),
             Runner::Map(m) => m.state(),
+            Runner::Engine(e) => e.state(),
         }
     }
 
@@ -44,6 +49,7 @@ impl Runner {
         match self {
             Runner::Flow(s) => s.column_names(),
             Runner::Map(m) => m.column_names(),
+            Runner::Engine(e) => e.columns().into_iter().map(|c| c.name).collect(),
         }
     }
 
@@ -52,6 +58,7 @@ impl Runner {
         match self {
             Runner::Flow(s) => s.columns(),
             Runner::Map(m) => m.columns(),
+            Runner::Engine(e) => e.columns(),
         }
     }
 
@@ -61,6 +68,7 @@ impl Runner {
         match self {
             Runner::Flow(s) => s.reconfigure(spec),
             Runner::Map(m) => m.reconfigure(spec),
+            Runner::Engine(e) => e.reconfigure(spec),
         }
     }
 
@@ -69,6 +77,7 @@ impl Runner {
         match self {
             Runner::Flow(s) => s.method_name(),
             Runner::Map(_) => "map iteration",
+            Runner::Engine(e) => e.method_name(),
         }
     }
 
@@ -77,6 +86,7 @@ impl Runner {
         match self {
             Runner::Flow(s) => s.model().section_names(),
             Runner::Map(_) => vec![MAP_SECTION.to_string()],
+            Runner::Engine(e) => e.section_names(),
         }
     }
 
@@ -85,6 +95,7 @@ impl Runner {
         match self {
             Runner::Flow(s) => s.track_sections(strobe_period_s),
             Runner::Map(m) => m.track_sections(),
+            Runner::Engine(e) => e.track_sections(strobe_period_s),
         }
     }
 
@@ -93,6 +104,7 @@ impl Runner {
         match self {
             Runner::Flow(s) => s.stats(),
             Runner::Map(m) => m.stats(),
+            Runner::Engine(e) => e.stats(),
         }
     }
 
@@ -100,14 +112,14 @@ impl Runner {
     pub fn as_flow_mut(&mut self) -> Option<&mut Simulation> {
         match self {
             Runner::Flow(s) => Some(s),
-            Runner::Map(_) => None,
+            Runner::Map(_) | Runner::Engine(_) => None,
         }
     }
 
     /// The map run, if this is one.
     pub fn as_map_mut(&mut self) -> Option<&mut MapRun> {
         match self {
-            Runner::Flow(_) => None,
+            Runner::Flow(_) | Runner::Engine(_) => None,
             Runner::Map(m) => Some(m),
         }
     }

@@ -238,9 +238,13 @@ impl Preset {
         self.spec().build_map()
     }
 
-    /// Builds the run this preset describes, at `t = 0`: a [`Simulation`] for flows, a
-    /// [`MapRun`] for discrete maps.
+    /// Builds the run this preset describes, at `t = 0`: the system's own scheme where it
+    /// has one for these settings, else a [`Simulation`] for flows, a [`MapRun`] for
+    /// discrete maps.
     pub fn build_runner(&self) -> Result<Runner, SimError> {
+        if let Some(engine) = self.system.engine(&self.driver_settings()) {
+            return Ok(Runner::Engine(engine?));
+        }
         match self.build_map() {
             Some((map, x0)) => Ok(Runner::Map(MapRun::new(map, x0)?)),
             None => Ok(Runner::Flow(Box::new(self.build_simulation()?))),

@@ -37,6 +37,16 @@ pub trait SystemKind: ParamSet + Clone + Default + PartialEq + Send + Sync + 'st
     /// contacts).
     fn n_contacts(&self) -> usize;
 
+    /// A scheme of the system's own for running it with these settings (cheaper than the
+    /// generic driver, same rows), or `None` (the default) for the generic driver. Analyses
+    /// always use the model.
+    fn engine(
+        &self,
+        _settings: &crate::integrate::driver::DriverSettings,
+    ) -> Option<Result<Box<dyn crate::integrate::Engine>, crate::integrate::SimError>> {
+        None
+    }
+
     /// Degrees of freedom, contacts and links, for front ends.
     fn layout(&self) -> Layout;
 
@@ -175,6 +185,14 @@ macro_rules! system_registry {
             /// Quantities derived from the parameters.
             pub fn derived(&self) -> Vec<Derived> {
                 dispatch_system!(self, p => p.derived())
+            }
+
+            /// The system's own scheme for these settings, if it has one.
+            pub fn engine(
+                &self,
+                settings: &crate::integrate::driver::DriverSettings,
+            ) -> Option<Result<Box<dyn crate::integrate::Engine>, crate::integrate::SimError>> {
+                dispatch_system!(self, p => p.engine(settings))
             }
 
             /// Builds the model (or map) with one law per contact and the load noise.

@@ -24,12 +24,17 @@
 //! the plate's input and the friction work, so that `E_kin + E_spring = E₀ + W_p + W_f`
 //! checks every run. Outputs give the positions `U_j` on the ground.
 
+mod engine;
+
+pub use engine::ActiveSetRun;
+
 use super::chain::{ChainEnds, InitialPattern, subscript};
 use super::{
     Anchor, Built, ConfigOf, ContactInfo, Derived, Dof, Layout, Link, LinkKind, Restart, Surface,
     SystemKind, SystemSpec,
 };
-use crate::integrate::{Column, Model, Role, SimError};
+use crate::integrate::driver::DriverSettings;
+use crate::integrate::{Column, Engine, Method, Model, Role, SimError};
 use crate::laws::{LawConfig, NoiseParams};
 
 /// Equation of motion shown in the window.
@@ -140,6 +145,16 @@ impl SystemKind for CarlsonLangerParams {
                 unit: "",
             },
         ]
+    }
+
+    /// Chains longer than the switch-row limit run with `integrator: Auto` by the active-set
+    /// scheme ([`ActiveSetRun`]), which integrates only the slipping blocks.
+    fn engine(&self, settings: &DriverSettings) -> Option<Result<Box<dyn Engine>, SimError>> {
+        let long = self.n_blocks() > crate::systems::chain::SWITCH_ROWS_MAX_BLOCKS;
+        (long && settings.method == Method::Auto).then(|| {
+            ActiveSetRun::new(self.clone(), settings.rtol, settings.output_interval_s)
+                .map(|r| Box::new(r) as Box<dyn Engine>)
+        })
     }
 
     fn build(&self, _laws: &[LawConfig], _noise: Option<&NoiseParams>) -> Built {
