@@ -3,7 +3,9 @@
 //! cycle, timed without start-up (best of five) and printed as JSON lines with the same
 //! checksums as the peer script: limit-cycle period from up-crossings of v_b − ẋ through
 //! 0.05 m/s on a 2000 Hz dense grid, peak friction force, final state (x, ẋ, z with the peer's
-//! sign z_peer = −z). Runs from a release build without the test dependencies.
+//! sign z_peer = −z). Then the chains (`bench_chain`): W3, the 100-block LuGre chain of
+//! `peer_bench.py --chain`, and Carlson–Langer chains of 10 to 1000 blocks. Runs from a release
+//! build without the test dependencies.
 
 use std::io::Write;
 use std::time::Instant;
@@ -100,7 +102,7 @@ pub(super) fn bench(args: &[String]) -> Result<(), CliError> {
         );
         stdout_result(writeln!(out, "{line}"))?;
     }
-    Ok(())
+    super::bench_chain::chain_cases(only.as_deref(), quick, &mut out)
 }
 
 fn preset(stem: &str, method: Method) -> Result<Preset, CliError> {

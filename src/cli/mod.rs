@@ -4,6 +4,7 @@
 mod analyze;
 mod args;
 mod bench;
+mod bench_chain;
 mod check;
 mod csv;
 mod events;
@@ -70,7 +71,11 @@ USAGE:
     tribolab systems               list the mechanical systems with their parameters
     tribolab presets               list the built-in presets
     tribolab bench [--quick] [--only TEXT]
-                                   time the peer-benchmark workloads (JSON lines with checksums)
+                                   time the peer-benchmark workloads (JSON lines with checksums):
+                                   W1, W2 and the event-driven bench, the 100-block LuGre chain
+                                   W3, Carlson–Langer chains of 10, 100 and 1000 blocks (slip
+                                   events per wall-s, cost exponent); --quick: no RK4, no
+                                   1000-block chain
     tribolab help | --help         this text
     tribolab --version             version
 
