@@ -70,7 +70,11 @@ fn period(beta: f64) -> usize {
         values: Vec::new(),
     };
     sim.advance(800.0, &mut r).unwrap();
-    assert!(r.values.len() >= 64, "β = {beta}: {} returns", r.values.len());
+    assert!(
+        r.values.len() >= 64,
+        "β = {beta}: {} returns",
+        r.values.len()
+    );
     let mut keys: Vec<i64> = r.values[r.values.len() - 64..]
         .iter()
         .map(|x| (x * 1e7).round() as i64)

@@ -59,12 +59,16 @@ crate::param_struct! {
         belt_speed_mps: "belt_speed" = 0.01, "Belt speed", "v_b", "m/s", [0.0, 10.0], Linear;
         /// Amplitude of the initial positions (pattern below).
         initial_spread_m: "initial_spread" = 1e-3, "Initial position spread", "A", "m", [0.0, 1.0], Linear, restart;
+        /// Relative spread of the block masses: m_i = m·(1 + δ_m·u_i), u_i uniform in [−1, 1], drawn from the mass seed.
+        mass_spread: "mass_spread" = 0.0, "Mass spread", "δ_m", "", [0.0, 0.9], Linear, restart;
     }
     extra {
         /// Boundary condition of the coupling springs.
         ends: "ends": ChainEnds = ChainEnds::Free;
         /// How the initial positions spread along the chain.
         initial_pattern: "initial_pattern": InitialPattern = InitialPattern::Random { seed: 1 };
+        /// Seed of the mass spread (the same seed gives the same masses in every version).
+        mass_seed: "mass_seed": u64 = 1;
     }
 }
 
@@ -83,6 +87,19 @@ impl ChainParams {
             self.pull_stiffness_n_per_m,
             self.coupling_stiffness_n_per_m,
         )
+    }
+
+    /// Mass of each block [kg]: all `m`, or `m·(1 + δ_m·u_i)` with `u_i` uniform in
+    /// `[−1, 1]` from the seeded generator.
+    pub fn masses_kg(&self) -> Vec<f64> {
+        let n = self.n_blocks();
+        if self.mass_spread == 0.0 {
+            return vec![self.mass_kg; n];
+        }
+        let mut rng = crate::util::rng::SplitMix64::new(self.mass_seed);
+        (0..n)
+            .map(|_| self.mass_kg * (1.0 + self.mass_spread * (2.0 * rng.uniform_open() - 1.0)))
+            .collect()
     }
 
     /// Initial positions [m].
@@ -116,12 +133,15 @@ impl SystemKind for ChainParams {
 
     fn layout(&self) -> Layout {
         let n = self.n_blocks();
-        let dofs = (0..n)
-            .map(|i| Dof {
+        let dofs = self
+            .masses_kg()
+            .into_iter()
+            .enumerate()
+            .map(|(i, mass)| Dof {
                 name: format!("block {}", i + 1),
                 symbol: format!("x{}", subscript(i + 1)),
                 unit: "m".into(),
-                mass: self.mass_kg,
+                mass,
             })
             .collect();
         let contacts = (0..n)

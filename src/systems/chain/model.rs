@@ -32,7 +32,9 @@ pub struct Chain {
     reversals: Vec<Option<Reversal>>,
     /// Block of each reversal event (counted after the law events).
     reversal_block: Vec<usize>,
-    inv_mass: f64,
+    /// `1/m_i` of each block.
+    inv_mass: Vec<f64>,
+    masses_kg: Vec<f64>,
     initial_energy_j: f64,
     /// Pattern of the dynamic Jacobian (`None` only if it could not be built).
     pattern: Option<SparsityPattern>,
@@ -54,7 +56,8 @@ impl Chain {
             .map(|i| laws.law(i).kinks_at_reversal().then(|| Reversal::new(0.0)))
             .collect();
         let reversal_block = (0..n).filter(|&i| reversals[i].is_some()).collect();
-        let inv_mass = 1.0 / params.mass_kg;
+        let masses_kg = params.masses_kg();
+        let inv_mass = masses_kg.iter().map(|m| 1.0 / m).collect();
         let mut chain = Self {
             params,
             laws,
@@ -65,6 +68,7 @@ impl Chain {
             reversals,
             reversal_block,
             inv_mass,
+            masses_kg,
             initial_energy_j: 0.0,
             pattern: None,
         };
@@ -165,7 +169,7 @@ impl Chain {
         let mut stored = 0.0;
         for i in 0..self.n {
             let s = self.seg_at[i];
-            kinetic += 0.5 * p.mass_kg * y[s + 1] * y[s + 1];
+            kinetic += 0.5 * self.masses_kg[i] * y[s + 1] * y[s + 1];
             stored += 0.5 * p.pull_stiffness_n_per_m * y[s] * y[s];
         }
         for (a, b) in p.ends.springs(self.n) {
@@ -285,7 +289,8 @@ impl Model for Chain {
         }
         self.laws.set_params(&spec.laws)?;
         self.params = params.clone();
-        self.inv_mass = 1.0 / self.params.mass_kg;
+        self.masses_kg = self.params.masses_kg();
+        self.inv_mass = self.masses_kg.iter().map(|m| 1.0 / m).collect();
         Ok(())
     }
 
@@ -306,7 +311,7 @@ impl Model for Chain {
             let v = y[s + 1];
             dy[s] = v;
             // Multiplied by 1/m like the bench, so a uniform chain moves exactly like it.
-            dy[s + 1] = (f - c.f_hold_n) * self.inv_mass;
+            dy[s + 1] = (f - c.f_hold_n) * self.inv_mass[i];
             w_f += f * c.v_rel_mps;
             w_b += f * p.belt_speed_mps;
             w_c += p.damping_ns_per_m * v * v;

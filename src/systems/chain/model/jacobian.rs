@@ -93,15 +93,15 @@ impl Chain {
                 0
             };
             let springs = [l, r].iter().flatten().count() + frame_springs;
-            let held = (df_dhold - 1.0) * self.inv_mass;
+            let held = (df_dhold - 1.0) * self.inv_mass[i];
             add(s, s + 1, 1.0);
             add(s + 1, s, held * (kp + kc * springs as f64));
-            add(s + 1, s + 1, (df_dv + (df_dhold - 1.0) * cd) * self.inv_mass);
+            add(s + 1, s + 1, (df_dv + (df_dhold - 1.0) * cd) * self.inv_mass[i]);
             for j in [l, r].into_iter().flatten() {
                 add(s + 1, self.seg_at[j], -held * kc);
             }
             for a in 0..ns {
-                add(s + 1, s + 2 + a, df_ds[a] * self.inv_mass);
+                add(s + 1, s + 2 + a, df_ds[a] * self.inv_mass[i]);
                 add(s + 2 + a, s + 1, dds_dv[a]);
                 for b in 0..ns {
                     add(s + 2 + a, s + 2 + b, dds_ds[a * ns + b]);
