@@ -269,7 +269,18 @@ fn slip_events_tab_lists_events_and_selects_one() {
     h.key_press(egui::Key::Space);
     h.run_steps(3);
     assert!(!h.state().run_state().running);
-    let n = h.state().catalogue().unwrap().events.len();
+    // Rows already on their way are still drained after the pause: wait until the list
+    // stops growing, so the row clicked is the row meant.
+    let mut n = h.state().catalogue().unwrap().events.len();
+    for _ in 0..100 {
+        std::thread::sleep(Duration::from_millis(30));
+        h.run_steps(3);
+        let now = h.state().catalogue().unwrap().events.len();
+        if now == n {
+            break;
+        }
+        n = now;
+    }
     h.get_by_label_contains(&format!("#{n}  t =")).click();
     h.run_steps(2);
     assert_eq!(h.state().catalogue().unwrap().selected, Some(n - 1));
