@@ -253,8 +253,8 @@ fn save_as_writes_a_preset_that_loads_back_and_csv_export_writes_the_window() {
 }
 
 /// The Slip events tab of a Carlson–Langer chain: reached by its label, it fills with events as
-/// the run goes; a click on an event in the list selects it (the space–time plot shows it) and
-/// *Follow the run* lets go of it.
+/// the run goes; a click on an event in the list selects it (every view's time window moves
+/// to it) and *Follow the run* lets go of it.
 #[test]
 fn slip_events_tab_lists_events_and_selects_one() {
     let preset = builtin::load("carlson_langer_100").unwrap().unwrap();
@@ -284,9 +284,26 @@ fn slip_events_tab_lists_events_and_selects_one() {
     h.get_by_label_contains(&format!("#{n}  t =")).click();
     h.run_steps(2);
     assert_eq!(h.state().catalogue().unwrap().selected, Some(n - 1));
+    // Every view's time window now holds the event, centred where the history allows.
+    let (start, end) = {
+        let e = &h.state().catalogue().unwrap().events[n - 1];
+        (e.start_s, e.end_s)
+    };
+    let window = h.state().session().view.window_s;
+    let latest = h.state().history().last(0).unwrap();
+    let view_end = tribolab::gui::plots::view_end_s(h.state());
+    assert!(
+        view_end >= end && view_end - window <= start,
+        "{view_end} for [{start}, {end}]"
+    );
+    assert!(view_end <= latest);
     h.get_by_label("Follow the run").click();
     h.run_steps(2);
     assert_eq!(h.state().catalogue().unwrap().selected, None);
+    assert_eq!(
+        tribolab::gui::plots::view_end_s(h.state()),
+        h.state().history().last(0).unwrap()
+    );
     // The statistics headline and the space–time plot are on screen.
     h.get_by_label_contains("Slip rate of every block");
 }

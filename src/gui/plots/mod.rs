@@ -150,8 +150,23 @@ fn reset_id() -> egui::Id {
 
 /// Index range of the samples inside the shown time window.
 pub fn window_range(app: &TriboApp) -> std::ops::Range<usize> {
-    let t_end = app.history.last(0).unwrap_or(0.0);
-    app.history.range_since(t_end - app.session.view.window_s)
+    let t = app.history.column(0);
+    let t_end = view_end_s(app);
+    let start = t.partition_point(|&v| v < t_end - app.session.view.window_s);
+    let end = t.partition_point(|&v| v <= t_end);
+    start..end.max(start)
+}
+
+/// End of the time window the views show: the newest sample, or, while an event is
+/// selected in the slip-event list, a window centred on that event.
+pub fn view_end_s(app: &TriboApp) -> f64 {
+    let latest = app.history.last(0).unwrap_or(0.0);
+    app.catalogue
+        .as_ref()
+        .and_then(|c| c.selected.and_then(|i| c.events.get(i)))
+        .map_or(latest, |e| {
+            (0.5 * (e.start_s + e.end_s + app.session.view.window_s)).min(latest)
+        })
 }
 
 /// Longest stretch of time the phase plane and the friction–velocity trail draw [s]: a
@@ -162,9 +177,12 @@ pub const TRAIL_S: f64 = 20.0;
 /// Index range of the newest samples drawn as a trajectory: the shown window, at most
 /// [`TRAIL_S`].
 pub fn trail_range(app: &TriboApp) -> std::ops::Range<usize> {
-    let t_end = app.history.last(0).unwrap_or(0.0);
-    app.history
-        .range_since(t_end - app.session.view.window_s.min(TRAIL_S))
+    let range = window_range(app);
+    let t_end = view_end_s(app);
+    let trail = app
+        .history
+        .range_since(t_end - app.session.view.window_s.min(TRAIL_S));
+    trail.start.max(range.start)..range.end
 }
 
 /// Legend name of a trajectory drawn over [`trail_range`]: says so when it is shorter than the

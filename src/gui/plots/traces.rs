@@ -30,7 +30,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         ui.label("This run has no columns to trace.");
         return;
     }
-    let t_end = app.history.last(0).unwrap_or(0.0);
+    let t_end = super::view_end_s(app);
     let t_first = app.history.column(0).first().copied().unwrap_or(0.0);
     let window = app.session.view.window_s;
     let width = ui.available_width().max(100.0) as usize;
@@ -63,7 +63,9 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         if reset {
             plot = plot.reset();
         }
-        let follow = app.plots.follow;
+        // Follow the run, or hold the window on the event picked in the slip-event list.
+        let follow =
+            app.plots.follow || app.catalogue.as_ref().is_some_and(|c| c.selected.is_some());
         let lines: Vec<(String, Vec<[f64; 2]>)> = tp
             .curves
             .iter()

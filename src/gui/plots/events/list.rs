@@ -1,4 +1,5 @@
-//! The event list, newest first; a click selects an event (the space–time plot moves to it).
+//! The event list, newest first; a click selects an event (every view's time window moves to
+//! it, see `plots::view_end_s`).
 
 use eframe::egui;
 
