@@ -92,18 +92,18 @@ impl Stability {
         match self {
             Stability::Stable { max_modulus } => format!(
                 "asymptotically stable (largest non-trivial |m| = {})",
-                crate::params::fmt_num(*max_modulus)
+                crate::util::eng::format_si(*max_modulus, "", 6)
             ),
             Stability::Unstable { max_modulus, via } => format!(
                 "unstable: a multiplier left the unit circle {} (|m| = {})",
                 via.describe(),
-                crate::params::fmt_num(*max_modulus)
+                crate::util::eng::format_si(*max_modulus, "", 6)
             ),
             Stability::Marginal { max_modulus, via } => format!(
                 "marginal: a multiplier is on the unit circle {} (|m| = {}); the orbit is at a \
                  bifurcation",
                 via.describe(),
-                crate::params::fmt_num(*max_modulus)
+                crate::util::eng::format_si(*max_modulus, "", 6)
             ),
         }
     }
