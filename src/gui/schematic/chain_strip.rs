@@ -7,7 +7,7 @@ use eframe::egui::{self, Color32, Rect, Stroke, pos2, vec2};
 
 use crate::gui::TriboApp;
 use crate::gui::plots::roles::col;
-use crate::gui::plots::{SLIP_COLOR, STICK_COLOR, window_range};
+use crate::gui::plots::{SLIP_COLOR, STICK_COLOR};
 use crate::integrate::Role;
 
 const HEIGHT: f32 = 120.0;
@@ -27,18 +27,7 @@ pub fn show(app: &TriboApp, ui: &mut egui::Ui) {
         return;
     }
     let t = app.history.last(0).unwrap_or(0.0);
-    let cols: Vec<Option<usize>> = (0..n).map(|d| col(app, Role::Position(d))).collect();
-    let x: Vec<f64> = cols
-        .iter()
-        .map(|c| c.and_then(|c| app.history.last(c)).unwrap_or(0.0))
-        .collect();
-    let range = window_range(app);
-    let x_max = cols
-        .iter()
-        .flatten()
-        .filter_map(|&c| app.history.extremes(c, range.clone()))
-        .map(|(lo, hi)| lo.abs().max(hi.abs()))
-        .fold(1e-12, f64::max);
+    let (x, x_max) = super::positions_and_extent(app, n, 1e-12);
     let (left, right) = (rect.left() + 10.0, rect.right() - 10.0);
     let slot = (right - left) / n as f32;
     let px_per_unit = (0.4 * slot.max(4.0)) as f64 / x_max;

@@ -8,7 +8,7 @@ use eframe::egui::{self, Color32, Rect, Stroke, pos2, vec2};
 use super::{Schematic, damper, zigzag};
 use crate::gui::TriboApp;
 use crate::gui::plots::roles::col;
-use crate::gui::plots::{BELT_COLOR, SLIP_COLOR, STICK_COLOR, window_range};
+use crate::gui::plots::{BELT_COLOR, SLIP_COLOR, STICK_COLOR};
 use crate::integrate::Role;
 use crate::systems::{Anchor, LinkKind, Surface};
 use crate::util::eng::format_si;
@@ -46,20 +46,9 @@ fn show(app: &TriboApp, ui: &mut egui::Ui) {
         return;
     }
     let t = app.history.last(0).unwrap_or(0.0);
-    let pos_cols: Vec<Option<usize>> = (0..n).map(|d| col(app, Role::Position(d))).collect();
-    let x: Vec<f64> = pos_cols
-        .iter()
-        .map(|c| c.and_then(|c| app.history.last(c)).unwrap_or(0.0))
-        .collect();
     // One displacement scale for every block: the largest |x| of the window spans 30 % of a
     // block's slot.
-    let range = window_range(app);
-    let x_max = pos_cols
-        .iter()
-        .flatten()
-        .filter_map(|&c| app.history.extremes(c, range.clone()))
-        .map(|(lo, hi)| lo.abs().max(hi.abs()))
-        .fold(1e-9, f64::max);
+    let (x, x_max) = super::positions_and_extent(app, n, 1e-9);
     let slot = (rect.width() - 40.0) / n as f32;
     let px_per_m = (0.3 * slot) as f64 / x_max;
     let block_w = (slot * 0.45).clamp(18.0, 70.0);

@@ -71,3 +71,24 @@ pub(crate) fn damper(painter: &egui::Painter, a: Pos2, b: Pos2, stroke: Stroke) 
         stroke,
     );
 }
+
+/// The newest position of each of the first `n` degrees of freedom, and the largest `|x|` of
+/// them over the shown time window (at least `floor`), so that one displacement scale serves
+/// every block of a drawing.
+pub(crate) fn positions_and_extent(app: &TriboApp, n: usize, floor: f64) -> (Vec<f64>, f64) {
+    use crate::gui::plots::roles::col;
+    use crate::integrate::Role;
+    let cols: Vec<Option<usize>> = (0..n).map(|d| col(app, Role::Position(d))).collect();
+    let x = cols
+        .iter()
+        .map(|c| c.and_then(|c| app.history.last(c)).unwrap_or(0.0))
+        .collect();
+    let range = crate::gui::plots::window_range(app);
+    let x_max = cols
+        .iter()
+        .flatten()
+        .filter_map(|&c| app.history.extremes(c, range.clone()))
+        .map(|(lo, hi)| lo.abs().max(hi.abs()))
+        .fold(floor, f64::max);
+    (x, x_max)
+}
