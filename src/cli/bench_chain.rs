@@ -88,15 +88,16 @@ fn simulation(p: &Preset) -> Result<Simulation, CliError> {
 /// The W3 timing and checksums as one JSON line.
 fn w3_line(p: &Preset, workload: &str, engine: &str) -> Result<String, CliError> {
     let mut best = f64::INFINITY;
-    let mut sim = simulation(p)?;
+    let mut stats = None;
     for _ in 0..REPEATS {
-        sim = simulation(p)?;
+        let mut sim = simulation(p)?;
         let t0 = Instant::now();
         sim.advance(W3_MODEL_S, &mut NullSink)
             .map_err(|e| CliError::Failed(e.to_string()))?;
         best = best.min(t0.elapsed().as_secs_f64());
+        stats = Some((sim.stats(), sim.columns()));
     }
-    let columns = sim.columns();
+    let (st, columns) = stats.ok_or_else(|| CliError::Failed("no W3 run".into()))?;
     let state_row = {
         let mut q = p.clone();
         q.run.output_interval_s = W3_MODEL_S;
@@ -115,7 +116,6 @@ fn w3_line(p: &Preset, workload: &str, engine: &str) -> Result<String, CliError>
         x.first().copied().unwrap_or(f64::NAN),
         x.last().copied().unwrap_or(f64::NAN),
     );
-    let st = sim.stats();
     Ok(format!(
         "{{\"workload\": \"{workload}\", \"engine\": \"{engine}\", \"model_time_s\": {W3_MODEL_S}, \
          \"wall_s\": {best:.6}, \"model_s_per_wall_s\": {:.4e}, \"steps\": {}, \"nfev\": {}, \

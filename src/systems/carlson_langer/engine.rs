@@ -197,11 +197,6 @@ impl ActiveSetRun {
         self.l2() * (side(l) + side(r)) - (uj - self.plate(t))
     }
 
-    fn neighbours(&self, j: usize) -> impl Iterator<Item = usize> {
-        let (l, r) = self.model.neighbours[j];
-        [l, r].into_iter().flatten()
-    }
-
     /// Puts stuck, non-frontier block `j` in the queue at its closed-form break-away time.
     fn schedule(&mut self, j: usize) {
         self.version[j] = self.version[j].wrapping_add(1);
@@ -258,8 +253,8 @@ impl ActiveSetRun {
         self.z[2 * k + 3] = df;
         self.slot[j] = k;
         self.active.push(j);
-        let nbs: Vec<usize> = self.neighbours(j).collect();
-        for nb in nbs {
+        let (l, r) = self.model.neighbours[j];
+        for nb in [l, r].into_iter().flatten() {
             self.slipping_neighbours[nb] += 1;
             if self.model.stuck[nb] {
                 self.add_frontier(nb);
@@ -288,8 +283,8 @@ impl ActiveSetRun {
         self.z[2 * last] = self.z[2 * k];
         self.z[2 * last + 1] = self.z[2 * k + 1];
         self.slot[j] = NONE;
-        let nbs: Vec<usize> = self.neighbours(j).collect();
-        for nb in nbs {
+        let (l, r) = self.model.neighbours[j];
+        for nb in [l, r].into_iter().flatten() {
             self.slipping_neighbours[nb] -= 1;
             if self.model.stuck[nb] && self.slipping_neighbours[nb] == 0 {
                 self.remove_frontier(nb);
