@@ -114,6 +114,19 @@ pub fn fit_line(y: &[f64], dx: f64, start: usize, end: usize) -> Option<LineFit>
     })
 }
 
+/// Exponent `p` of a power law `c ∝ n^p` through points `(n, c)`: the least-squares slope of
+/// `ln c` against `ln n` (cost against problem size, for the scaling tables).
+pub fn power_law_exponent(points: &[(f64, f64)]) -> f64 {
+    let m = points.len() as f64;
+    let mx = points.iter().map(|p| p.0.ln()).sum::<f64>() / m;
+    let my = points.iter().map(|p| p.1.ln()).sum::<f64>() / m;
+    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), (n, c)| {
+        let dx = n.ln() - mx;
+        (a + dx * (c.ln() - my), b + dx * dx)
+    });
+    sxy / sxx
+}
+
 /// The straight region of `y` (module doc), `x = k·dx`; `None` when no segment qualifies.
 pub fn find_straight_region(y: &[f64], dx: f64, crit: &StraightCriteria) -> Option<LineFit> {
     if y.len() < 5 || dx <= 0.0 || y.iter().any(|v| !v.is_finite()) {
@@ -165,6 +178,15 @@ pub fn find_straight_region(y: &[f64], dx: f64, crit: &StraightCriteria) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn power_law_exponent_recovers_the_exponent() {
+        let pts: Vec<(f64, f64)> = [10.0f64, 100.0, 1000.0]
+            .iter()
+            .map(|&n| (n, 0.3 * n.powf(1.7)))
+            .collect();
+        assert!((power_law_exponent(&pts) - 1.7).abs() < 1e-12);
+    }
 
     #[test]
     fn fits_a_line_exactly() {

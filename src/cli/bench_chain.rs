@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use super::{CliError, stdout_result};
 use crate::analysis::chain_catalogue::ChainCatalogue;
+use crate::analysis::linefit::power_law_exponent;
 use crate::integrate::driver::NullSink;
 use crate::integrate::{Method, Role, SampleSink, Simulation};
 use crate::preset::{Preset, builtin};
@@ -67,7 +68,7 @@ pub(super) fn chain_cases(
         stdout_result(writeln!(
             out,
             "{{\"workload\": \"{cl}\", \"cost_exponent\": {:.3}, \"blocks\": {:?}}}",
-            fitted_exponent(&points),
+            power_law_exponent(&points),
             points.iter().map(|p| p.0 as usize).collect::<Vec<_>>()
         ))?;
     }
@@ -169,30 +170,4 @@ fn cl_line(blocks: usize, model_time: f64) -> Result<(String, f64), CliError> {
         st.steps - before.steps
     );
     Ok((line, wall / model_time))
-}
-
-/// Least-squares slope of `ln cost` against `ln n`.
-fn fitted_exponent(points: &[(f64, f64)]) -> f64 {
-    let m = points.len() as f64;
-    let mx = points.iter().map(|p| p.0.ln()).sum::<f64>() / m;
-    let my = points.iter().map(|p| p.1.ln()).sum::<f64>() / m;
-    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), (n, c)| {
-        let dx = n.ln() - mx;
-        (a + dx * (c.ln() - my), b + dx * dx)
-    });
-    sxy / sxx
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fitted_exponent;
-
-    #[test]
-    fn the_exponent_fit_recovers_a_power_law() {
-        let pts: Vec<(f64, f64)> = [10.0f64, 100.0, 1000.0]
-            .iter()
-            .map(|&n| (n, 0.3 * n.powf(1.7)))
-            .collect();
-        assert!((fitted_exponent(&pts) - 1.7).abs() < 1e-12);
-    }
 }

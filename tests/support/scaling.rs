@@ -70,20 +70,8 @@ pub fn time_run(blocks: usize, declared: Declared, model_s: f64, repeats: usize)
     }
 }
 
-/// Least-squares slope of `ln cost` against `ln n`.
-pub fn fitted_exponent(points: &[(f64, f64)]) -> f64 {
-    let m = points.len() as f64;
-    let (sx, sy) = points
-        .iter()
-        .fold((0.0, 0.0), |(a, b), (n, c)| (a + n.ln(), b + c.ln()));
-    let (mx, my) = (sx / m, sy / m);
-    let (mut sxy, mut sxx) = (0.0, 0.0);
-    for (n, c) in points {
-        sxy += (n.ln() - mx) * (c.ln() - my);
-        sxx += (n.ln() - mx) * (n.ln() - mx);
-    }
-    sxy / sxx
-}
+/// Least-squares slope of `ln cost` against `ln n` (the library's fit).
+pub use tribolab::analysis::linefit::power_law_exponent as fitted_exponent;
 
 fn print_row(t: &Timing) {
     println!(
