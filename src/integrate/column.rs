@@ -54,6 +54,9 @@ pub enum Role {
     EnergyError,
     /// State component `k` of a system without mechanics (the reference flows and maps).
     State(usize),
+    /// Position of the driver: the support or body pulled at the driver speed (the atomic
+    /// models' cantilever base), against which a friction loop is drawn.
+    DriverPosition,
     /// Anything else (derived quantities).
     Other,
 }

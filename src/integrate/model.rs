@@ -38,6 +38,12 @@ pub trait Model {
         false
     }
 
+    /// Characteristic time of the dynamics [s] (an oscillation period over 2π): what "a small
+    /// step" and "a first step" are measured against. One second (the default) suits the
+    /// bench; an atomic model oscillates in microseconds or picoseconds.
+    fn time_scale_s(&self) -> f64 {
+        1.0
+    }
     /// Largest step the integrator may take [s] (e.g. so a short load bump is not stepped over).
     fn max_step_s(&self) -> f64 {
         f64::INFINITY

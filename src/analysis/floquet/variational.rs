@@ -118,6 +118,9 @@ impl Model for Variational {
     fn max_step_s(&self) -> f64 {
         self.inner.max_step_s()
     }
+    fn time_scale_s(&self) -> f64 {
+        self.inner.time_scale_s()
+    }
     fn next_breakpoint_s(&self, t: f64) -> f64 {
         self.inner.next_breakpoint_s(t)
     }

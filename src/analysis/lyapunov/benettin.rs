@@ -148,6 +148,9 @@ impl Model for Twin {
     fn max_step_s(&self) -> f64 {
         self.reference.max_step_s()
     }
+    fn time_scale_s(&self) -> f64 {
+        self.reference.time_scale_s()
+    }
 
     fn next_breakpoint_s(&self, t: f64) -> f64 {
         let next = self.reference.next_breakpoint_s(t);

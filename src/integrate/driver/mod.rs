@@ -340,7 +340,7 @@ impl Simulation {
             self.stats.rejected += 1;
             rejected = true;
             h = self.control.rejected(h, err, order);
-            if h < 1e-14 * t.abs().max(1.0) {
+            if h < 1e-14 * t.abs().max(self.model.time_scale_s()) {
                 return Err(SimError::StepTooSmall {
                     t_s: t,
                     h_s: h,
@@ -433,8 +433,9 @@ impl Simulation {
             ((0..n).map(|i| (v[i] / sk[i]).powi(2)).sum::<f64>() / n.max(1) as f64).sqrt()
         };
         let (d0, d1) = (norm(&self.y), norm(&f0));
+        let scale = self.model.time_scale_s();
         let mut h = if d0 < 1e-5 || d1 < 1e-5 {
-            1e-6
+            1e-6 * scale
         } else {
             0.01 * d0 / d1
         };
@@ -445,7 +446,7 @@ impl Simulation {
         let d2 = norm(&diff) / h;
         let dmax = d1.max(d2);
         let h1 = if dmax <= 1e-15 {
-            (h * 1e-3).max(1e-6)
+            (h * 1e-3).max(1e-6 * scale)
         } else {
             (0.01 / dmax).powf(1.0 / order)
         };
