@@ -77,7 +77,7 @@ impl ChainCatalogue {
                 friction: find(Role::FrictionForce(c)).ok_or_else(|| missing("friction force"))?,
                 surface_speed_mps: match info.surface {
                     Surface::Belt => layout.driver_speed_mps.unwrap_or(0.0),
-                    Surface::Ground | Surface::Dof(_) => 0.0,
+                    Surface::Ground | Surface::Dof(_) | Surface::Lattice => 0.0,
                 },
             });
         }

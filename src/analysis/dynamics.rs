@@ -79,7 +79,7 @@ impl Dynamics for PresetDynamics {
     }
 
     fn is_stochastic(&self) -> bool {
-        self.preset.noise.is_some()
+        self.preset.noise.is_some() || self.preset.system.is_stochastic()
     }
 
     fn exact_stick(&self) -> bool {

@@ -1,5 +1,6 @@
 //! Signal analysis on simulated or measured series (MODELS §4).
 
+pub mod activated_friction;
 pub mod cao;
 pub mod catalogue_stats;
 pub mod chain_catalogue;
@@ -11,6 +12,8 @@ pub mod energy;
 pub mod error;
 pub mod event_catalogue;
 pub mod floquet;
+pub mod friction_sweep;
+pub mod lattice_slips;
 pub mod linefit;
 pub mod lyapunov;
 pub mod magnitude_stats;

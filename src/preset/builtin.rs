@@ -104,6 +104,34 @@ pub static BUILTIN: &[(&str, &str)] = &[
         "lugre_chain_w3",
         include_str!("../../presets/lugre_chain_w3.ron"),
     ),
+    (
+        "pt_single_slips",
+        include_str!("../../presets/pt_single_slips.ron"),
+    ),
+    (
+        "pt_smooth_sliding",
+        include_str!("../../presets/pt_smooth_sliding.ron"),
+    ),
+    (
+        "pt_multiple_slips",
+        include_str!("../../presets/pt_multiple_slips.ron"),
+    ),
+    (
+        "pt_thermal_300k",
+        include_str!("../../presets/pt_thermal_300k.ron"),
+    ),
+    (
+        "fkt_five_atoms",
+        include_str!("../../presets/fkt_five_atoms.ron"),
+    ),
+    (
+        "fkt_incommensurate",
+        include_str!("../../presets/fkt_incommensurate.ron"),
+    ),
+    (
+        "fkt_commensurate",
+        include_str!("../../presets/fkt_commensurate.ron"),
+    ),
     ("lorenz", include_str!("../../presets/lorenz.ron")),
     (
         "logistic_map",

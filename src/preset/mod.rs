@@ -45,11 +45,11 @@ crate::param_struct! {
         /// Model time simulated by `tribolab run` (the GUI runs on until paused).
         duration_s: "duration" = 60.0, "Duration", "T", "s", [0.0, 1e7], Linear;
         /// Spacing of the regular output samples (stick/slip events are added).
-        output_interval_s: "output_interval" = 1e-3, "Output interval", "Δt_out", "s", [1e-6, 10.0], Log;
+        output_interval_s: "output_interval" = 1e-3, "Output interval", "Δt_out", "s", [1e-15, 10.0], Log;
         /// Relative tolerance of the adaptive integrators.
         rtol: "rtol" = 1e-8, "Relative tolerance", "rtol", "", [1e-13, 1e-3], Log;
         /// Step of the fixed-step RK4 integrator.
-        rk4_dt_s: "rk4_dt" = 1e-5, "RK4 step", "Δt", "s", [1e-8, 0.1], Log;
+        rk4_dt_s: "rk4_dt" = 1e-5, "RK4 step", "Δt", "s", [1e-16, 0.1], Log;
     }
     extra {
         /// Integration method (Auto picks Rodas4 or Dormand–Prince from the law).

@@ -7,9 +7,9 @@ crate::param_struct! {
     /// Playback of the live run in the window.
     pub struct Playback {
         /// Model time per wall-clock second when the preset opens.
-        speed: "speed" = 1.0, "Speed", "", "× real time", [0.1, 100.0], Log;
+        speed: "speed" = 1.0, "Speed", "", "× real time", [1e-12, 100.0], Log;
         /// Length of the time window drawn in the plots when the preset opens.
-        history_s: "history" = 10.0, "History shown", "", "s", [0.5, 1000.0], Log;
+        history_s: "history" = 10.0, "History shown", "", "s", [1e-12, 1000.0], Log;
     }
 }
 

@@ -100,6 +100,7 @@ impl SystemKind for BeltBlockParams {
                 label: "k, c".into(),
             }],
             driver_speed_mps: Some(self.belt_speed_mps()),
+            substrate: None,
         }
     }
 

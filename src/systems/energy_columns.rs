@@ -57,3 +57,27 @@ fn with_friction_columns(friction: impl Iterator<Item = Column>) -> Vec<Column> 
     ]);
     cols
 }
+
+/// The energy columns of a system coupled to a heat bath instead of a friction law (the
+/// atomic-scale models): `e_kin`, `e_stored` (springs and the substrate potential),
+/// `w_friction` (the heat the substrate's bath gave, ≤ 0 on average: its negative is the
+/// energy friction dissipated), `w_drive` and `energy_error`.
+pub fn energy_columns_bath() -> Vec<Column> {
+    vec![
+        Column::new("e_kin", "J")
+            .role(Role::KineticEnergy)
+            .symbol("E_kin"),
+        Column::new("e_stored", "J")
+            .role(Role::StoredEnergy)
+            .symbol("E_stored"),
+        Column::new("w_friction", "J")
+            .role(Role::FrictionWork(None))
+            .symbol("W_substrate"),
+        Column::new("w_drive", "J")
+            .role(Role::InputWork)
+            .symbol("W_drive"),
+        Column::new("energy_error", "J")
+            .role(Role::EnergyError)
+            .symbol("ΔE"),
+    ]
+}

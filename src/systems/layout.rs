@@ -27,6 +27,18 @@ pub enum Surface {
     Ground,
     /// Another degree of freedom.
     Dof(usize),
+    /// A fixed crystal lattice: a periodic potential ([`Layout::substrate`]) rather than a
+    /// friction law (the atomic-scale models).
+    Lattice,
+}
+
+/// The periodic potential `V(x) = −U₀·cos(2πx/a)` of a crystal substrate, for drawing it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Substrate {
+    /// Lattice period `a` [m].
+    pub period_m: f64,
+    /// Corrugation amplitude `U₀` [J].
+    pub amplitude_j: f64,
 }
 
 /// One frictional contact: a friction law between a degree of freedom and a surface.
@@ -87,6 +99,8 @@ pub struct Layout {
     /// Constant speed of the driver (belt, pulling plate) [m/s], when it has one: plots mark
     /// it, and a contact on the belt sticks when its velocity equals it.
     pub driver_speed_mps: Option<f64>,
+    /// The periodic substrate potential of contacts on a [`Surface::Lattice`].
+    pub substrate: Option<Substrate>,
 }
 
 impl Layout {

@@ -31,12 +31,14 @@ pub use belt_block::{BeltBlock, BeltBlockParams};
 pub use carlson_langer::{CarlsonLanger, CarlsonLangerParams};
 pub use chain::{Chain, ChainEnds, ChainParams, InitialPattern};
 pub use contacts::ContactLaws;
+pub use fkt::{BodyDrive, Fkt, FktParams};
 pub use henon::{HenonMap, HenonParams};
-pub use layout::{Anchor, ContactInfo, Dof, Layout, Link, LinkKind, Surface};
+pub use layout::{Anchor, ContactInfo, Dof, Layout, Link, LinkKind, Substrate, Surface};
 pub use logistic::{LogisticMap, LogisticParams};
 pub use lorenz::{Lorenz, LorenzParams};
 pub use registry::{ConfigOf, Derived, SystemInfo, SystemKind};
 pub use spec::{Built, Restart, SystemSpec};
+pub use tomlinson::{Tomlinson, TomlinsonParams};
 
 use crate::laws::{LawConfig, NoiseParams};
 use crate::params::ParamSet;
@@ -46,6 +48,8 @@ system_registry! {
     TwoBlock => "two_block", two_block::TwoBlockParams;
     Chain => "chain", chain::ChainParams;
     CarlsonLanger => "carlson_langer", carlson_langer::CarlsonLangerParams;
+    Tomlinson => "tomlinson", tomlinson::TomlinsonParams;
+    Fkt => "fkt", fkt::FktParams;
     Lorenz => "lorenz", lorenz::LorenzParams;
     LogisticMap => "logistic", logistic::LogisticParams;
     HenonMap => "henon", henon::HenonParams;

@@ -68,6 +68,13 @@ pub trait SystemKind: ParamSet + Clone + Default + PartialEq + Send + Sync + 'st
         Vec::new()
     }
 
+    /// Whether the system's own equations are random (thermal noise at a temperature above
+    /// zero): analyses that need a deterministic flow (Floquet, Lyapunov exponents) then refuse
+    /// or say they analyse the noiseless dynamics.
+    fn is_stochastic(&self) -> bool {
+        false
+    }
+
     /// Builds the model with one law per contact (`laws.len() == n_contacts()`) and the
     /// optional load noise, with its initial state.
     fn build(&self, laws: &[LawConfig], noise: Option<&NoiseParams>) -> Built;
@@ -185,6 +192,11 @@ macro_rules! system_registry {
             /// Quantities derived from the parameters.
             pub fn derived(&self) -> Vec<Derived> {
                 dispatch_system!(self, p => p.derived())
+            }
+
+            /// Whether the system's own equations are random (thermal noise).
+            pub fn is_stochastic(&self) -> bool {
+                dispatch_system!(self, p => p.is_stochastic())
             }
 
             /// The system's own scheme for these settings, if it has one.

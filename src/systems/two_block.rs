@@ -144,6 +144,7 @@ impl SystemKind for TwoBlockParams {
                 },
             ],
             driver_speed_mps: Some(self.belt_speed_mps),
+            substrate: None,
         }
     }
 

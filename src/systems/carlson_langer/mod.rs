@@ -129,6 +129,7 @@ impl SystemKind for CarlsonLangerParams {
                 .collect(),
             links,
             driver_speed_mps: Some(self.plate_speed),
+            substrate: None,
         }
     }
 

@@ -174,6 +174,7 @@ impl SystemKind for ChainParams {
             contacts,
             links,
             driver_speed_mps: Some(self.belt_speed_mps),
+            substrate: None,
         }
     }
 
