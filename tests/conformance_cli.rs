@@ -37,7 +37,13 @@ fn presets() -> Vec<(String, std::path::PathBuf, Preset)> {
                 system: (info.default_config)(),
                 ..Preset::default()
             });
-            p.run.duration_s = if info.discrete { 2000.0 } else { 5.0 };
+            // Five seconds, or the preset's own span for systems on faster time scales (the
+            // atomic models run microseconds).
+            p.run.duration_s = if info.discrete {
+                2000.0
+            } else {
+                p.run.duration_s.min(5.0)
+            };
             let path = dir.join(format!("{}.ron", info.key));
             p.save(&path).unwrap();
             (info.key.to_string(), path, p)
@@ -89,12 +95,16 @@ fn every_system_runs_checks_and_writes_its_csv() {
 #[test]
 fn every_system_has_a_lyapunov_spectrum() {
     for (key, path, p) in presets() {
-        let duration = if p.system.is_map() { "2000" } else { "20" };
+        let duration = if p.system.is_map() {
+            "2000".to_string()
+        } else {
+            (4.0 * p.run.duration_s).min(20.0).to_string()
+        };
         let out = tribolab(&[
             "lyapunov",
             path.to_str().unwrap(),
             "--duration",
-            duration,
+            &duration,
             "--no-benettin",
         ]);
         assert_ok(&key, "lyapunov", &out);
@@ -120,7 +130,9 @@ fn every_system_goes_through_floquet() {
             .collect();
         let mut found = false;
         for stem in &stems {
-            let out = tribolab(&["floquet", stem, "--transient", "20"]);
+            let own = builtin::load(stem).unwrap().unwrap().run.duration_s;
+            let transient = own.min(20.0).to_string();
+            let out = tribolab(&["floquet", stem, "--transient", &transient]);
             assert!(
                 out.status.success() || out.status.code() == Some(1),
                 "{stem}: floquet crashed ({:?}): {}",
@@ -148,7 +160,11 @@ fn every_system_sweeps() {
     for (key, path, p) in presets() {
         let (param, from, to) = sweep_range(&p);
         let (from, to) = (from.to_string(), to.to_string());
-        let duration = if p.system.is_map() { "500" } else { "10" };
+        let duration = if p.system.is_map() {
+            "500".to_string()
+        } else {
+            (2.0 * p.run.duration_s).min(10.0).to_string()
+        };
         let file = path.to_str().unwrap();
         let base = [
             "sweep",
@@ -162,7 +178,7 @@ fn every_system_sweeps() {
             "--steps",
             "2",
             "--duration",
-            duration,
+            &duration,
         ];
         let out = tribolab(&base);
         assert_ok(&key, "sweep", &out);

@@ -1,5 +1,5 @@
 //! The command-line front end: `tribolab run | check | lyapunov | analyze | floquet | sweep |
-//! laws | systems | presets | bench`. Thin: parsing and printing only; the work is done by the core.
+//! events | friction | laws | systems | presets | bench`. Thin: parsing and printing only; the work is done by the core.
 
 mod analyze;
 mod args;
@@ -9,6 +9,7 @@ mod check;
 mod csv;
 mod events;
 mod floquet;
+mod friction_sweep;
 mod laws;
 mod lyapunov;
 mod opts;
@@ -67,6 +68,16 @@ USAGE:
                                    start, end, epicentre, blocks, potency, magnitude, peak
                                    slip rate, force drop); Gutenberg–Richter b-value with its
                                    bootstrap interval and the potency power law on stderr
+    tribolab friction PRESET.ron --param PATH --from A --to B [--steps N] [--log]
+                      [--seeds K] [--transient P] [--measure P] [--set PATH=VALUE]...
+                      [--threads N] [--out FILE.csv] [--fit [--viscous]]
+                                   mean friction against one parameter (speed, temperature),
+                                   K noise seeds per value (mean and standard error): one CSV
+                                   row per value; P in drive periods (a/v of a tip, default
+                                   3 and 20) or seconds (`2e-3s`); --fit: the thermally
+                                   activated law F_c − ΔF·|ln(v/v_c)|^β fitted to friction
+                                   against speed, the viscous drag γ·v taken off first
+                                   (--viscous: kept)
     tribolab laws                  list the friction laws with parameter keys, units, ranges
     tribolab systems               list the mechanical systems with their parameters
     tribolab presets               list the built-in presets
@@ -101,6 +112,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         "floquet" => floquet::floquet_cmd(rest),
         "sweep" => sweep::sweep_cmd(rest),
         "events" => events::events_cmd(rest),
+        "friction" => friction_sweep::friction_cmd(rest),
         "lyapunov" => lyapunov::lyapunov(rest),
         "laws" => laws::print_laws(),
         "systems" => laws::print_systems(),

@@ -113,6 +113,10 @@ pub struct ViewSettings {
     pub plane: PlaneChoice,
     /// Contact of the friction–velocity view.
     pub contact: usize,
+    /// The friction view draws the friction loop (lateral force against the driver's
+    /// position) instead of friction against slip velocity, where the run has a driver
+    /// position.
+    pub friction_loop: bool,
     /// Column analysed by the spectrum, by meaning (`None`: the first position).
     pub spectrum_column: Option<Role>,
     /// Poincaré section shown (0: stroboscopic when available, then the model's sections).
@@ -135,6 +139,7 @@ impl Default for ViewSettings {
             trace_dof: None,
             plane: PlaneChoice::default(),
             contact: 0,
+            friction_loop: true,
             spectrum_column: None,
             poincare_section: 0,
             antialiasing: true,

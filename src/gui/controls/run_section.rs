@@ -15,6 +15,9 @@ const SPEED_META: &ParamMeta = &Playback::META[0];
 const WINDOW_META: &ParamMeta = &Playback::META[1];
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
+    // One step is a thousandth of the history shown, at most the bench's 10 ms: an atomic
+    // model shown over nanoseconds steps by picoseconds.
+    let step_s = STEP_MODEL_S.min(app.session.view.window_s * 1e-3);
     ui.horizontal(|ui| {
         let label = if app.run.running { "Pause" } else { "Play" };
         if ui
@@ -26,10 +29,13 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
         }
         if ui
             .button("Step")
-            .on_hover_text(format!("Advance {} ms of model time", STEP_MODEL_S * 1e3))
+            .on_hover_text(format!(
+                "Advance {} of model time",
+                crate::util::eng::format_si(step_s, app.run.time_unit(), 3)
+            ))
             .clicked()
         {
-            app.step_by(STEP_MODEL_S);
+            app.step_by(step_s);
         }
         if ui
             .button("Reset")

@@ -1,5 +1,8 @@
 //! Friction force against slip velocity of a chosen contact: its law's steady characteristic,
-//! the live operating point and its trail (hysteresis loops of state laws show here).
+//! the live operating point and its trail (hysteresis loops of state laws show here). Where the
+//! run reports a driver position (a tip pulled over a lattice), the friction loop instead:
+//! the lateral force against the support's position, the figure of atomic-friction
+//! microscopy (its enclosed area is the energy friction dissipates).
 
 use eframe::egui;
 use egui_plot::{Line, Plot, Points};
@@ -19,6 +22,29 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         ui.label("This system has no frictional contact: there is no friction–velocity plot.");
         return;
     };
+    let loop_axes = (
+        col(app, Role::DriverPosition),
+        col(app, Role::SpringForce(0)),
+    );
+    if let (Some(ix), Some(iy)) = loop_axes {
+        ui.horizontal(|ui| {
+            ui.label("Draw");
+            ui.radio_value(
+                &mut app.session.view.friction_loop,
+                true,
+                "friction loop (lateral force against support position)",
+            );
+            ui.radio_value(
+                &mut app.session.view.friction_loop,
+                false,
+                "friction against slip velocity",
+            );
+        });
+        if app.session.view.friction_loop {
+            friction_loop(app, ui, reset, ix, iy);
+            return;
+        }
+    }
     contact_row(app, ui);
     let (Some(iv), Some(ifr)) = (
         col(app, Role::SlipVelocity(contact)),
@@ -104,4 +130,62 @@ fn contact_row(app: &mut TriboApp, ui: &mut egui::Ui) {
                 ui.selectable_value(&mut app.session.view.contact, c, name);
             }
         });
+}
+
+/// The lateral force against the driver's position over the trail, with its mean.
+fn friction_loop(app: &TriboApp, ui: &mut egui::Ui, reset: bool, ix: usize, iy: usize) {
+    let range = trail_range(app);
+    let stride = (range.len() / (4 * MAX_POINTS)).max(1);
+    let h = &app.history;
+    let (x, f) = (h.column(ix), h.column(iy));
+    let trail: Vec<[f64; 2]> = range
+        .clone()
+        .step_by(stride)
+        .map(|i| [x[i], f[i]])
+        .collect();
+    let mean = if range.is_empty() {
+        0.0
+    } else {
+        range.clone().map(|i| f[i]).sum::<f64>() / range.len() as f64
+    };
+    let span = trail
+        .first()
+        .zip(trail.last())
+        .map(|(a, b)| [a[0].min(b[0]), a[0].max(b[0])]);
+    let last = range.end.checked_sub(1).map(|i| [x[i], f[i]]);
+    let mut plot = Plot::new("friction_loop")
+        .x_axis_label(format!("support position {}", app.run.label(ix)))
+        .y_axis_label(format!("lateral force {}", app.run.label(iy)))
+        .legend(egui_plot::Legend::default());
+    if reset {
+        plot = plot.reset();
+    }
+    let trail_label = trail_name(app, "friction loop");
+    plot.show(ui, |p| {
+        p.line(Line::new(trail_label, trail).color(SLIP_COLOR).width(1.2));
+        if let Some([a, b]) = span {
+            p.line(
+                Line::new(
+                    format!(
+                        "mean {}",
+                        crate::util::eng::format_si(
+                            mean,
+                            app.run.columns.get(iy).map_or("", |c| c.unit.as_str()),
+                            3
+                        )
+                    ),
+                    vec![[a, mean], [b, mean]],
+                )
+                .color(egui::Color32::GRAY)
+                .width(1.0),
+            );
+        }
+        if let Some(pt) = last {
+            p.points(
+                Points::new("operating point", vec![pt])
+                    .radius(5.0)
+                    .filled(true),
+            );
+        }
+    });
 }

@@ -77,9 +77,9 @@ pub fn show(app: &TriboApp, ui: &mut egui::Ui) {
         pos2(rect.left() + 8.0, rect.top() + 5.0),
         egui::Align2::LEFT_TOP,
         format!(
-            "t = {t:.2} {}   {n} blocks, {slipping} slipping   (displacements exaggerated; \
+            "t = {}   {n} blocks, {slipping} slipping   (displacements exaggerated; \
              green: sticks, orange: slips)",
-            app.run.time_unit()
+            crate::util::eng::format_si(t, app.run.time_unit(), 4)
         ),
         egui::FontId::monospace(12.0),
         fg,

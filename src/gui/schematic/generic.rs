@@ -184,8 +184,8 @@ fn show(app: &TriboApp, ui: &mut egui::Ui) {
         pos2(rect.left() + 8.0, rect.top() + 6.0),
         egui::Align2::LEFT_TOP,
         format!(
-            "t = {t:.2} {}   {}   (displacements exaggerated; green: sticks, orange: slips)",
-            app.run.time_unit(),
+            "t = {}   {}   (displacements exaggerated; green: sticks, orange: slips)",
+            format_si(t, app.run.time_unit(), 4),
             positions.join("   ")
         ),
         egui::FontId::monospace(12.0),

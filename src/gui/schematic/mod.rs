@@ -1,10 +1,12 @@
 //! The drawing of the running system above the plots. A system may have its own schematic (the
-//! animated belt–block bench); every other mechanical system gets the generic drawing of its
-//! masses, springs and contacts from its [`Layout`](crate::systems::Layout) and the column roles.
+//! animated belt–block bench); a layout with a crystal substrate gets the corrugated landscape
+//! with its particles; every other mechanical system gets the generic drawing of its masses,
+//! springs and contacts from its [`Layout`](crate::systems::Layout) and the column roles.
 
 mod bench;
 mod chain_strip;
 mod generic;
+mod lattice;
 
 use eframe::egui::{self, Pos2, Shape, Stroke, pos2, vec2};
 
@@ -23,6 +25,10 @@ pub fn for_session(app: &TriboApp) -> Option<Box<dyn Schematic>> {
     // The systems with a drawing of their own.
     if let Some(p) = BeltBlockParams::of(&app.session.preset.system) {
         return Some(Box::new(bench::BenchSchematic(p.clone())));
+    }
+    // Particles on a crystal lattice: the corrugated landscape.
+    if let Some(substrate) = app.run.layout.substrate {
+        return Some(Box::new(lattice::LatticeSchematic(substrate)));
     }
     app.run
         .layout

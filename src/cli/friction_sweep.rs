@@ -1,0 +1,190 @@
+//! `tribolab friction`: mean friction against one parameter with error bars over noise seeds
+//! (friction against log speed or temperature of the atomic models; the steady friction of
+//! any system), one CSV row per value; `--fit` prints the thermally activated law fitted to
+//! friction against speed on stderr.
+//!
+//! The whole sweep runs before anything is written; `--out` files are written atomically.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::opts::Opts;
+use super::{CliError, format_number};
+use crate::analysis::activated_friction::fit;
+use crate::analysis::friction_sweep::{FrictionPoint, FrictionSweepSpec, Span, friction_sweep};
+use crate::analysis::sweep::linspace;
+use crate::util::atomic_write::write_atomically;
+use crate::util::eng::format_si;
+
+const VALUE_FLAGS: &[&str] = &[
+    "--set",
+    "--param",
+    "--from",
+    "--to",
+    "--steps",
+    "--seeds",
+    "--transient",
+    "--measure",
+    "--threads",
+    "--out",
+    "-o",
+];
+const SWITCHES: &[&str] = &["--log", "--fit", "--viscous", "--quiet"];
+
+fn usage(msg: impl Into<String>) -> CliError {
+    CliError::Usage(msg.into())
+}
+
+/// A span given as `20` (drive periods when the system has a drive period, else seconds) or
+/// `20s` (seconds).
+fn span(text: &str, flag: &str) -> Result<Span, CliError> {
+    let t = text.trim();
+    let (number, seconds) = match t.strip_suffix('s') {
+        Some(n) => (n, true),
+        None => (t, false),
+    };
+    let v: f64 = number
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| usage(format!("{flag}: `{text}` is not a non-negative number")))?;
+    Ok(if seconds {
+        Span::Seconds(v)
+    } else {
+        Span::DrivePeriods(v)
+    })
+}
+
+/// Log-spaced values from `from` to `to`.
+fn logspace(from: f64, to: f64, steps: usize) -> Vec<f64> {
+    linspace(from.ln(), to.ln(), steps)
+        .into_iter()
+        .map(f64::exp)
+        .collect()
+}
+
+pub(super) fn friction_cmd(args: &[String]) -> Result<(), CliError> {
+    let o = Opts::parse("friction", args, VALUE_FLAGS, SWITCHES)?;
+    let preset = o.preset()?;
+    let param = o
+        .value("--param")
+        .ok_or_else(|| usage("friction needs --param PATH (e.g. system.speed)"))?
+        .to_string();
+    let from = o
+        .number("--from")?
+        .ok_or_else(|| usage("friction needs --from A"))?;
+    let to = o
+        .number("--to")?
+        .ok_or_else(|| usage("friction needs --to B"))?;
+    let steps = o.count("--steps")?.unwrap_or(9).max(1);
+    let log = o.switch("--log");
+    if log && (from <= 0.0 || to <= 0.0) {
+        return Err(usage("--log needs positive --from and --to"));
+    }
+    let seeds = o.count("--seeds")?.unwrap_or(4).max(1) as u64;
+    let periods = preset.system.forcing_period_s().is_some();
+    let default_span = |n: f64| {
+        if periods {
+            Span::DrivePeriods(n)
+        } else {
+            Span::Seconds(n * preset.run.duration_s / 30.0)
+        }
+    };
+    let spec = FrictionSweepSpec {
+        param: param.clone(),
+        values: if log {
+            logspace(from, to, steps)
+        } else {
+            linspace(from, to, steps)
+        },
+        seeds: (1..=seeds).collect(),
+        transient: o
+            .value("--transient")
+            .map(|t| span(t, "--transient"))
+            .transpose()?
+            .unwrap_or(default_span(3.0)),
+        measure: o
+            .value("--measure")
+            .map(|t| span(t, "--measure"))
+            .transpose()?
+            .unwrap_or(default_span(20.0)),
+        threads: o.count("--threads")?,
+    };
+    let quiet = o.switch("--quiet");
+    let progress = |done: usize, total: usize| {
+        if !quiet {
+            eprintln!("friction sweep: {done}/{total} runs");
+        }
+    };
+    let points = friction_sweep(&preset, &spec, None, Some(&progress))
+        .map_err(|e| CliError::Failed(format!("{}: {e}", o.preset)))?;
+    let write = |w: &mut dyn Write| write_csv(&param, &points, w);
+    match o.value("--out").or(o.value("-o")) {
+        Some(path) => write_atomically(Path::new(path), write)
+            .map_err(|e| CliError::Failed(format!("{path}: {e} (no file written)")))?,
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = std::io::BufWriter::new(stdout.lock());
+            write(&mut lock).map_err(|e| CliError::Failed(e.to_string()))?;
+        }
+    }
+    if o.switch("--fit") {
+        let damping = if o.switch("--viscous") {
+            0.0
+        } else {
+            preset.system.params().get("damping").unwrap_or(0.0)
+        };
+        eprintln!("{}", fit_report(&points, damping));
+    }
+    Ok(())
+}
+
+fn write_csv(param: &str, points: &[FrictionPoint], w: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(
+        w,
+        "{param},friction_n,sem_n,peak_n,peak_sem_n,slips_per_period,runs"
+    )?;
+    for p in points {
+        writeln!(
+            w,
+            "{},{},{},{},{},{},{}",
+            format_number(p.value),
+            format_number(p.mean_n),
+            format_number(p.sem_n),
+            format_number(p.peak_n),
+            format_number(p.peak_sem_n),
+            format_number(p.slips_per_period),
+            p.per_seed_n.len()
+        )?;
+    }
+    Ok(())
+}
+
+/// The activated law fitted to friction against speed, the mean viscous drag `γ·v` taken off
+/// first (the law describes the corrugation's part).
+fn fit_report(points: &[FrictionPoint], damping: f64) -> String {
+    let v: Vec<f64> = points.iter().map(|p| p.value).collect();
+    let f: Vec<f64> = points
+        .iter()
+        .map(|p| p.mean_n - damping * p.value)
+        .collect();
+    let s: Vec<f64> = points.iter().map(|p| p.sem_n).collect();
+    let line = |name: &str, beta: Option<f64>| match fit(&v, &f, Some(&s), beta) {
+        Some(r) => format!(
+            "{name}: F = {} − {}·|ln(v/{})|^{:.3}  (rms {})",
+            format_si(r.f_c_n, "N", 4),
+            format_si(r.delta_f_n, "N", 4),
+            format_si(r.v_c_mps, "m/s", 3),
+            r.exponent,
+            format_si(r.rms_n, "N", 2)
+        ),
+        None => format!("{name}: no fit (needs three positive speeds)"),
+    };
+    format!(
+        "thermally activated friction (Sang–Dubé–Grant), viscous drag γ·v = {} kg/s·v removed\n{}\n{}",
+        format_number(damping),
+        line("free exponent", None),
+        line("exponent 2/3", Some(2.0 / 3.0))
+    )
+}
