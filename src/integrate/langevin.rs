@@ -32,6 +32,12 @@ use crate::util::rng::SplitMix64;
 /// Boltzmann constant [J/K] (exact since the 2019 SI).
 pub const BOLTZMANN_J_PER_K: f64 = 1.380_649e-23;
 
+/// Speed above which a particle out of its lattice well counts as slipping: faster than the
+/// drive and than thermal motion, `3·|v| + 3·√(k_BT/m)` [m/s].
+pub fn slip_speed_threshold(drive_mps: f64, temperature_k: f64, mass_kg: f64) -> f64 {
+    3.0 * drive_mps.abs() + 3.0 * (BOLTZMANN_J_PER_K * temperature_k / mass_kg).sqrt()
+}
+
 /// A system of point masses the BAOAB scheme can run. Its [`Model`] state holds `[x_i, v_i]`
 /// pairs for the degrees of freedom first, then anything else (work integrals) the system
 /// keeps; [`Model::observe`] turns it into rows.

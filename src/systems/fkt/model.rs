@@ -336,8 +336,8 @@ impl Model for Fkt {
         let a = p.lattice;
         // As for the Tomlinson tip: out of its well and faster than the drive and than
         // thermal motion.
-        let slip_speed = 3.0 * p.speed.abs()
-            + 3.0 * (crate::integrate::BOLTZMANN_J_PER_K * p.temperature / p.mass).sqrt();
+        let slip_speed =
+            crate::integrate::langevin::slip_speed_threshold(p.speed, p.temperature, p.mass);
         let mut k = 0;
         let mut put = |v: f64| {
             row[k] = v;

@@ -104,7 +104,7 @@ impl TomlinsonParams {
 
     /// Speed above which a tip out of its well counts as slipping, `3·|v| + 3·√(k_BT/m)`.
     pub fn slip_speed_threshold(&self) -> f64 {
-        3.0 * self.speed.abs() + 3.0 * (BOLTZMANN_J_PER_K * self.temperature / self.mass).sqrt()
+        crate::integrate::langevin::slip_speed_threshold(self.speed, self.temperature, self.mass)
     }
 
     /// Support travel per lattice period `a/v` [s].
