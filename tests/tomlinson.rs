@@ -8,7 +8,9 @@
 
 use std::f64::consts::TAU;
 
+use tribolab::analysis::friction_sweep::{FrictionSweepSpec, Span, friction_sweep};
 use tribolab::analysis::lattice_slips::count_slips;
+use tribolab::analysis::lyapunov::{LyapunovOptions, analyze};
 use tribolab::integrate::{BOLTZMANN_J_PER_K, Column, Role};
 use tribolab::preset::{Preset, builtin};
 use tribolab::systems::tomlinson::quasi_static::QuasiStatic;
@@ -258,4 +260,58 @@ fn live_speed_change_is_continuous() {
         let c = col(&cols, role);
         assert!((after[c] - before[c]).abs() < 1e-12, "{role:?}");
     }
+}
+
+/// Thermal activation (Sang–Dubé–Grant): at 50 K (k_BT/U₀ ≈ 0.03) kicks carry the tip over
+/// the barrier before the spring removes it, so the mean friction lies below the cold tip's
+/// quasi-static friction, by a fraction of order (k_BT/U₀ · ln(v_c/v))^(2/3) ≈ ½ of it, and
+/// grows with the logarithm of the speed. The viscous drag γ·v is taken off first.
+#[test]
+fn thermal_friction_is_activated() {
+    let mut p = preset("pt_thermal_300k");
+    p.set_path("system.temperature", "50").unwrap();
+    p.set_path("run.output_interval", "2e-6").unwrap();
+    let study = p.system.thermal_friction().unwrap();
+    let f_c = study.athermal_friction_n.unwrap();
+    assert_eq!(
+        Some(f_c),
+        QuasiStatic::new(&params(&p)).athermal_friction_n()
+    );
+    let spec = FrictionSweepSpec {
+        param: "system.speed".into(),
+        values: vec![1e-9, 1e-8, 1e-7],
+        seeds: vec![1, 2],
+        transient: Span::DrivePeriods(1.0),
+        measure: Span::DrivePeriods(4.0),
+        threads: None,
+    };
+    let points = friction_sweep(&p, &spec, None, None).unwrap();
+    let f: Vec<f64> = points
+        .iter()
+        .map(|q| q.mean_n - study.drag_kg_per_s * q.value)
+        .collect();
+    println!(
+        "F_c = {f_c:e} N; F = {f:?}; sem = {:?}",
+        points.iter().map(|q| q.sem_n).collect::<Vec<_>>()
+    );
+    for (q, f) in points.iter().zip(&f) {
+        assert!(*f < f_c && *f > f_c / 3.0, "v = {}: F = {f:e}", q.value);
+        assert!(
+            (q.slips_per_period - 1.0).abs() < 0.3,
+            "single slips: {}",
+            q.slips_per_period
+        );
+    }
+    let margin = 3.0 * (points[0].sem_n + points[2].sem_n);
+    assert!(f[0] + margin < f[2], "F grows with speed: {f:?}");
+    assert!(f[0] < f[1] && f[1] < f[2], "{f:?}");
+}
+
+/// The exponents of a run with a heat bath would be those of the cold tip (the noise is not in
+/// the tangent equations): the analysis refuses and says so.
+#[test]
+fn lyapunov_refuses_a_thermal_run() {
+    let p = preset("pt_thermal_300k");
+    let err = analyze(&p, &LyapunovOptions::default(), false).unwrap_err();
+    assert!(err.to_string().contains("temperature to 0 K"), "{err}");
 }

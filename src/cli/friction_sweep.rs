@@ -10,9 +10,10 @@ use std::path::Path;
 
 use super::opts::Opts;
 use super::{CliError, format_number};
-use crate::analysis::activated_friction::fit;
+use crate::analysis::activated_friction::fit_speed_sweep;
 use crate::analysis::friction_sweep::{FrictionPoint, FrictionSweepSpec, Span, friction_sweep};
 use crate::analysis::sweep::linspace;
+use crate::preset::Preset;
 use crate::util::atomic_write::write_atomically;
 use crate::util::eng::format_si;
 
@@ -130,12 +131,10 @@ pub(super) fn friction_cmd(args: &[String]) -> Result<(), CliError> {
         }
     }
     if o.switch("--fit") {
-        let damping = if o.switch("--viscous") {
-            0.0
-        } else {
-            preset.system.params().get("damping").unwrap_or(0.0)
-        };
-        eprintln!("{}", fit_report(&points, damping));
+        eprintln!(
+            "{}",
+            fit_report(&preset, &param, &points, o.switch("--viscous"))
+        );
     }
     Ok(())
 }
@@ -161,29 +160,42 @@ fn write_csv(param: &str, points: &[FrictionPoint], w: &mut dyn Write) -> std::i
     Ok(())
 }
 
-/// The activated law fitted to friction against speed, the mean viscous drag `γ·v` taken off
-/// first (the law describes the corrugation's part).
-fn fit_report(points: &[FrictionPoint], damping: f64) -> String {
-    let v: Vec<f64> = points.iter().map(|p| p.value).collect();
-    let f: Vec<f64> = points
-        .iter()
-        .map(|p| p.mean_n - damping * p.value)
-        .collect();
-    let s: Vec<f64> = points.iter().map(|p| p.sem_n).collect();
-    let line = |name: &str, beta: Option<f64>| match fit(&v, &f, Some(&s), beta) {
+/// The activated law fitted to friction against the system's speed (the drag taken off and the
+/// athermal force held, as the system says, unless `keep_drag`).
+fn fit_report(preset: &Preset, param: &str, points: &[FrictionPoint], keep_drag: bool) -> String {
+    let Some(mut study) = preset.system.thermal_friction() else {
+        return "no fit: the system has no thermal bath and drive speed".into();
+    };
+    if param != format!("system.{}", study.speed_key) {
+        return format!(
+            "no fit: the activated law is fitted to friction against system.{}",
+            study.speed_key
+        );
+    }
+    if keep_drag {
+        study.drag_kg_per_s = 0.0;
+    }
+    let line = |name: &str, beta: Option<f64>| match fit_speed_sweep(points, &study, beta) {
         Some(r) => format!(
-            "{name}: F = {} − {}·|ln(v/{})|^{:.3}  (rms {})",
-            format_si(r.f_c_n, "N", 4),
-            format_si(r.delta_f_n, "N", 4),
-            format_si(r.v_c_mps, "m/s", 3),
-            r.exponent,
-            format_si(r.rms_n, "N", 2)
+            "{name}: F = {} − {}·|ln(v/{})|^{:.3} + {}·v  ({} of {} speeds, rms {})",
+            format_si(r.law.f_c_n, "N", 4),
+            format_si(r.law.delta_f_n, "N", 4),
+            format_si(r.law.v_c_mps, "m/s", 3),
+            r.law.exponent,
+            format_number(r.drag_kg_per_s),
+            r.points_used,
+            points.len(),
+            format_si(r.law.rms_n, "N", 2)
         ),
-        None => format!("{name}: no fit (needs three positive speeds)"),
+        None => format!("{name}: no fit (needs three speeds below the athermal friction)"),
+    };
+    let limit = match study.athermal_friction_n {
+        Some(f) => format!("F_c held at the athermal friction {}", format_si(f, "N", 4)),
+        None => "F_c fitted".into(),
     };
     format!(
-        "thermally activated friction (Sang–Dubé–Grant), viscous drag γ·v = {} kg/s·v removed\n{}\n{}",
-        format_number(damping),
+        "thermally activated friction (Sang–Dubé–Grant); drag {} kg/s·v taken off; {limit}\n{}\n{}",
+        format_number(study.drag_kg_per_s),
         line("free exponent", None),
         line("exponent 2/3", Some(2.0 / 3.0))
     )

@@ -81,8 +81,40 @@ pub struct BaoabRun<S: LangevinSystem> {
     next_sample: u64,
     rng: SplitMix64,
     force: Vec<f64>,
+    /// Per degree of freedom: 1/m, and the O step's decay `c = e^(−γh/m)` and kick size
+    /// `√((1 − c²)·k_BT/m)` (constant between reconfigurations, so computed once).
+    coefficients: Vec<Coefficients>,
     row: Vec<f64>,
     stats: Stats,
+}
+
+/// The constants of one degree of freedom's B and O steps.
+#[derive(Clone, Copy, Debug, Default)]
+struct Coefficients {
+    inv_mass: f64,
+    decay: f64,
+    kick: f64,
+    damped: bool,
+}
+
+fn coefficients<S: LangevinSystem>(system: &S, h: f64) -> Vec<Coefficients> {
+    let kt = BOLTZMANN_J_PER_K * system.temperature_k();
+    (0..system.n_dofs())
+        .map(|i| {
+            let (m, gamma) = (system.mass_kg(i), system.damping_kg_per_s(i));
+            let decay = (-gamma * h / m).exp();
+            Coefficients {
+                inv_mass: 1.0 / m,
+                decay,
+                kick: if kt > 0.0 {
+                    ((1.0 - decay * decay) * kt / m).sqrt()
+                } else {
+                    0.0
+                },
+                damped: gamma > 0.0,
+            }
+        })
+        .collect()
 }
 
 /// The step for an output interval: the largest `dt_out / k` not above `h_max`, so that every
@@ -114,9 +146,11 @@ impl<S: LangevinSystem> BaoabRun<S> {
             dt_out,
             next_sample: 0,
             force: vec![0.0; n],
+            coefficients: Vec::new(),
             row: vec![0.0; width],
             stats: Stats::default(),
         };
+        run.coefficients = coefficients(&run.system, h);
         run.system.forces(0.0, &run.y, &mut run.force);
         Ok(run)
     }
@@ -133,41 +167,37 @@ impl<S: LangevinSystem> BaoabRun<S> {
 
     /// One BAOAB step of size `h` (forces at the start already in `self.force`).
     fn step(&mut self) {
-        let (h, n) = (self.h, self.system.n_dofs());
-        let kt = BOLTZMANN_J_PER_K * self.system.temperature_k();
+        let h = self.h;
         let (i_in, i_bath) = self.system.work_indices();
         let p0 = self.system.drive_power_w(self.t, &self.y);
-        for i in 0..n {
-            let m = self.system.mass_kg(i);
-            self.y[2 * i + 1] += 0.5 * h * self.force[i] / m;
+        for (i, k) in self.coefficients.iter().enumerate() {
+            self.y[2 * i + 1] += 0.5 * h * self.force[i] * k.inv_mass;
             self.y[2 * i] += 0.5 * h * self.y[2 * i + 1];
         }
         let mut heat = 0.0;
-        for i in 0..n {
-            let (m, gamma) = (self.system.mass_kg(i), self.system.damping_kg_per_s(i));
-            if gamma <= 0.0 {
+        for (i, k) in self.coefficients.iter().enumerate() {
+            if !k.damped {
                 continue;
             }
-            let c = (-gamma * h / m).exp();
             // The velocity relative to the bath relaxes and takes the thermal kick.
             let v_bath = self.system.bath_velocity_mps(i);
             let w = self.y[2 * i + 1] - v_bath;
-            let kick = if kt > 0.0 {
-                ((1.0 - c * c) * kt / m).sqrt() * self.rng.normal()
+            let kick = if k.kick > 0.0 {
+                k.kick * self.rng.normal()
             } else {
                 0.0
             };
-            let w_new = c * w + kick;
-            heat += 0.5 * m * (w_new * w_new - w * w);
+            let w_new = k.decay * w + kick;
+            heat += 0.5 * (w_new * w_new - w * w) / k.inv_mass;
             self.y[2 * i + 1] = v_bath + w_new;
         }
-        for i in 0..n {
+        for i in 0..self.coefficients.len() {
             self.y[2 * i] += 0.5 * h * self.y[2 * i + 1];
         }
         let t1 = self.t + h;
         self.system.forces(t1, &self.y, &mut self.force);
-        for i in 0..n {
-            self.y[2 * i + 1] += 0.5 * h * self.force[i] / self.system.mass_kg(i);
+        for (i, k) in self.coefficients.iter().enumerate() {
+            self.y[2 * i + 1] += 0.5 * h * self.force[i] * k.inv_mass;
         }
         let p1 = self.system.drive_power_w(t1, &self.y);
         self.y[i_in] += 0.5 * h * (p0 + p1);
@@ -249,6 +279,7 @@ impl<S: LangevinSystem> Engine for BaoabRun<S> {
             .map_err(|e| Restart::Changed(e.to_string()))?;
         // A new step keeps samples on steps; the forces follow the new parameters.
         self.h = step_for_output(self.system.max_time_step_s(), self.dt_out);
+        self.coefficients = coefficients(&self.system, self.h);
         self.system.forces(self.t, &self.y, &mut self.force);
         Ok(())
     }

@@ -17,6 +17,22 @@ pub struct Derived {
     pub unit: &'static str,
 }
 
+/// What a study of friction against speed and temperature needs to know of a system (the
+/// atomic models): which parameters are the drive speed and the temperature, the viscous drag
+/// that adds `drag·v` to the mean friction, and the friction of the cold system in the
+/// quasi-static limit (the athermal force the thermally activated law tends to).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ThermalFriction {
+    /// Parameter key of the drive speed [m/s].
+    pub speed_key: &'static str,
+    /// Parameter key of the temperature [K].
+    pub temperature_key: &'static str,
+    /// Viscous drag coefficient of the whole slider [kg/s]: mean drag force `drag·v`.
+    pub drag_kg_per_s: f64,
+    /// Mean friction of the cold system as `v → 0` [N], when known.
+    pub athermal_friction_n: Option<f64>,
+}
+
 /// A mechanical (or reference) system, implemented by its parameter struct.
 ///
 /// Adding a system: a file `src/systems/<name>.rs` with a `param_struct!` parameter struct, a
@@ -73,6 +89,12 @@ pub trait SystemKind: ParamSet + Clone + Default + PartialEq + Send + Sync + 'st
     /// or say they analyse the noiseless dynamics.
     fn is_stochastic(&self) -> bool {
         false
+    }
+
+    /// What friction-against-speed and temperature sweeps need, for systems with a thermal
+    /// bath and a drive speed (`None`, the default, for the others).
+    fn thermal_friction(&self) -> Option<ThermalFriction> {
+        None
     }
 
     /// Builds the model with one law per contact (`laws.len() == n_contacts()`) and the
@@ -197,6 +219,12 @@ macro_rules! system_registry {
             /// Whether the system's own equations are random (thermal noise).
             pub fn is_stochastic(&self) -> bool {
                 dispatch_system!(self, p => p.is_stochastic())
+            }
+
+            /// What friction-against-speed and temperature sweeps need, if the system has a
+            /// thermal bath and a drive speed.
+            pub fn thermal_friction(&self) -> Option<$crate::systems::ThermalFriction> {
+                dispatch_system!(self, p => p.thermal_friction())
             }
 
             /// The system's own scheme for these settings, if it has one.

@@ -102,8 +102,10 @@ impl Default for FloquetOptions {
 /// Why no multipliers could be computed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum FloquetError {
-    /// The load noise makes every orbit aperiodic.
-    #[error("the normal-load noise makes the motion aperiodic: no periodic orbit (turn noise off)")]
+    /// Load noise or a heat bath makes every orbit aperiodic.
+    #[error(
+        "the motion is random (normal-load noise or a temperature above 0 K): no periodic orbit — turn the noise off or set the temperature to 0"
+    )]
     Stochastic,
     /// Nothing to take a section of.
     #[error("the system is not forced and the model offers no Poincaré section")]

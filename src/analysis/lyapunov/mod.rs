@@ -108,6 +108,23 @@ pub enum LyapunovError {
     /// The integration failed.
     #[error(transparent)]
     Sim(#[from] SimError),
+    /// The system's own equations are random (a heat bath above zero kelvin): the tangent
+    /// equations would be those of the cold system, not of the run.
+    #[error(
+        "the thermal noise is not part of the tangent equations: set the temperature to 0 K for the exponents of the cold system"
+    )]
+    Thermal,
+}
+
+/// Refuses systems whose own equations are random: their model is the noiseless one, so an
+/// analysis would silently describe another motion than the run's. (Load noise is a fixed
+/// signal of time in the model, so its runs are analysed.)
+pub fn check_deterministic(preset: &Preset) -> Result<(), LyapunovError> {
+    if preset.system.is_stochastic() {
+        Err(LyapunovError::Thermal)
+    } else {
+        Ok(())
+    }
 }
 
 impl LyapunovOptions {
@@ -283,6 +300,7 @@ pub fn analyze(
     opts: &LyapunovOptions,
     benettin: bool,
 ) -> Result<Report, LyapunovError> {
+    check_deterministic(preset)?;
     let mut opts = opts.clone();
     opts.forcing_period_s = opts
         .forcing_period_s

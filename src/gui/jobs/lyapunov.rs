@@ -76,6 +76,7 @@ impl Runner {
 }
 
 fn build(preset: &Preset, opts: &LyapunovOptions) -> Result<Runner, LyapunovError> {
+    crate::analysis::lyapunov::check_deterministic(preset)?;
     if let Some((map, x0)) = preset.build_map() {
         return Ok(Runner::Map(Box::new(MapSpectrum::new(map, x0, opts)?)));
     }

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use super::chain::subscript;
 use super::{
     Anchor, Built, ContactInfo, Derived, Dof, Layout, Link, LinkKind, Substrate,
-    Surface, SystemKind,
+    Surface, SystemKind, ThermalFriction,
 };
 use crate::integrate::driver::DriverSettings;
 use crate::integrate::{BaoabRun, Engine, SimError};
@@ -44,6 +44,9 @@ use crate::params::ExtraField;
 /// Equation of motion shown in the window.
 pub const EQUATION: &str = "m·ẍⱼ = k_c·(xⱼ₊₁ − 2xⱼ + xⱼ₋₁) + k_b·(X + j·b − xⱼ) − (2πU₀/a)·sin(2πxⱼ/a) \
      − γ·ẋⱼ + noise,  b/a = M/N,  F = Σ k_b·(X + j·b − xⱼ)";
+
+/// Quasi-static steps per period of the forward branch when the athermal friction is asked for.
+const QUASI_STATIC_STEPS: usize = 120;
 
 /// The golden mean `(√5 − 1)/2`.
 pub const GOLDEN_MEAN: f64 = 0.618_033_988_749_894_9;
@@ -265,6 +268,18 @@ impl SystemKind for FktParams {
 
     fn is_stochastic(&self) -> bool {
         self.temperature > 0.0
+    }
+
+    /// Drag `N·γ·v` of the atoms; the athermal friction is the energy the quasi-static forward
+    /// branch releases per distance (zero for a superlubric ring).
+    fn thermal_friction(&self) -> Option<ThermalFriction> {
+        Some(ThermalFriction {
+            speed_key: "speed",
+            temperature_key: "temperature",
+            drag_kg_per_s: self.n_atoms() as f64 * self.damping,
+            athermal_friction_n: quasi_static::QuasiStaticChain::new(self)
+                .map(|c| c.forward_branch(QUASI_STATIC_STEPS).dissipated_per_distance_n),
+        })
     }
 
     /// Above zero kelvin the run is Langevin dynamics by BAOAB, whatever the integrator.

@@ -28,7 +28,7 @@ use std::f64::consts::{PI, TAU};
 
 use super::{
     Anchor, Built, ConfigOf, ContactInfo, Derived, Dof, Layout, Link, LinkKind, Restart,
-    Substrate, Surface, SystemKind, SystemSpec,
+    Substrate, Surface, SystemKind, SystemSpec, ThermalFriction,
 };
 use crate::integrate::driver::DriverSettings;
 use crate::integrate::{
@@ -214,6 +214,17 @@ impl SystemKind for TomlinsonParams {
 
     fn is_stochastic(&self) -> bool {
         self.temperature > 0.0
+    }
+
+    /// Drag `γ·v` of the tip; the athermal friction is the quasi-static one (energy released
+    /// by a slip per lattice period).
+    fn thermal_friction(&self) -> Option<ThermalFriction> {
+        Some(ThermalFriction {
+            speed_key: "speed",
+            temperature_key: "temperature",
+            drag_kg_per_s: self.damping,
+            athermal_friction_n: quasi_static::QuasiStatic::new(self).athermal_friction_n(),
+        })
     }
 
     /// Above zero kelvin the run is Langevin dynamics by BAOAB, whatever the integrator.
