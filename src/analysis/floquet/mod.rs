@@ -104,7 +104,7 @@ impl Default for FloquetOptions {
 pub enum FloquetError {
     /// Load noise or a heat bath makes every orbit aperiodic.
     #[error(
-        "the motion is random (normal-load noise or a temperature above 0 K): no periodic orbit — turn the noise off or set the temperature to 0"
+        "the motion is random, so aperiodic (normal-load noise or a temperature above 0 K): no periodic orbit — turn the noise off or set the temperature to 0"
     )]
     Stochastic,
     /// Nothing to take a section of.
