@@ -418,3 +418,57 @@ fn broken_csv_files_show_where_and_leave_the_session_alone() {
     assert!(now.series.resampled);
     assert_eq!(now.series.dt_s, 0.1);
 }
+
+/// The friction sweep of the thermal tip: speeds on a log scale, error bars over seeds, the
+/// cold tip's friction drawn for comparison; the temperature can be swept instead.
+#[test]
+fn friction_sweep_tab_measures_friction_against_speed() {
+    let mut h = app(vec![]);
+    load_builtin(
+        &mut h,
+        "Atomic friction at room temperature: thermally activated slips",
+    );
+    open_tab(&mut h, "Friction sweep", Tab::FrictionSweep);
+    for (label, value) in [
+        ("From", 1e-6),
+        ("To", 1e-5),
+        ("Values", 3.0),
+        ("Seeds", 2.0),
+        ("Measured", 3.0),
+    ] {
+        h.get_by_role_and_label(Role::Slider, label)
+            .set_value_accesskit(value);
+        h.run_steps(2);
+    }
+    let spec = h.state().friction_sweep_spec().unwrap();
+    assert_eq!(spec.values.len(), 3);
+    assert!(
+        (spec.values[0] / 1e-6 - 1.0).abs() < 1e-9,
+        "{:?}",
+        spec.values
+    );
+    assert!((spec.values[1] / 10f64.powf(-5.5) - 1.0).abs() < 1e-9);
+    assert_eq!(spec.seeds, vec![1, 2]);
+    h.get_by_label("Run friction sweep").click();
+    run_until(&mut h, 120.0, |a| a.analysis().friction_sweep().is_some());
+    let r = h.state().analysis().friction_sweep().unwrap().clone();
+    assert!(r.by_speed);
+    assert_eq!(r.points.len(), 3);
+    let cold = r.study.athermal_friction_n.unwrap();
+    for p in &r.points {
+        assert_eq!(p.per_seed_n.len(), 2);
+        assert!(p.mean_n > 0.0 && p.mean_n.is_finite(), "{p:?}");
+        assert!(p.sem_n.is_finite(), "{p:?}");
+    }
+    // The drag γ·v grows with speed: the fastest run rubs hardest.
+    assert!(r.points[2].mean_n > r.points[0].mean_n, "{:?}", r.points);
+    h.get_by_label_contains("Friction of the cold system");
+    assert!(cold > 0.0);
+    // Temperature instead: 0 K to twice the preset's 300 K by default.
+    h.get_by_label("temperature").click();
+    h.run_steps(2);
+    let spec = h.state().friction_sweep_spec().unwrap();
+    assert_eq!(spec.param, "system.temperature");
+    assert_eq!(spec.values.first(), Some(&0.0));
+    assert_eq!(spec.values.last(), Some(&600.0));
+}

@@ -40,11 +40,13 @@ pub enum Tab {
     Bifurcation,
     /// Slip events of a chain: space–time plot, magnitude–frequency statistics, event list.
     Events,
+    /// Mean friction against speed or temperature with error bars, and the activated law.
+    FrictionSweep,
 }
 
 impl Tab {
     /// All tabs in display order.
-    pub const ALL: [Tab; 12] = [
+    pub const ALL: [Tab; 13] = [
         Tab::Grid,
         Tab::Traces,
         Tab::Phase,
@@ -57,6 +59,7 @@ impl Tab {
         Tab::Embedding,
         Tab::Bifurcation,
         Tab::Events,
+        Tab::FrictionSweep,
     ];
 
     /// Whether the view draws the simulation's history (the analysis views draw results).
@@ -88,6 +91,7 @@ impl Tab {
             Tab::Embedding => "Embedding",
             Tab::Bifurcation => "Bifurcation",
             Tab::Events => "Slip events",
+            Tab::FrictionSweep => "Friction sweep",
         }
     }
 }

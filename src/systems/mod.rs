@@ -36,7 +36,7 @@ pub use henon::{HenonMap, HenonParams};
 pub use layout::{Anchor, ContactInfo, Dof, Layout, Link, LinkKind, Substrate, Surface};
 pub use logistic::{LogisticMap, LogisticParams};
 pub use lorenz::{Lorenz, LorenzParams};
-pub use registry::{ConfigOf, Derived, SystemInfo, SystemKind, ThermalFriction};
+pub use registry::{ConfigOf, Derived, HeatBathKeys, SystemInfo, SystemKind, ThermalFriction};
 pub use spec::{Built, Restart, SystemSpec};
 pub use tomlinson::{Tomlinson, TomlinsonParams};
 

@@ -33,6 +33,15 @@ pub struct ThermalFriction {
     pub athermal_friction_n: Option<f64>,
 }
 
+/// The parameters a friction sweep varies: the drive speed [m/s] and the temperature [K].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeatBathKeys {
+    /// Parameter key of the drive speed.
+    pub speed: &'static str,
+    /// Parameter key of the temperature.
+    pub temperature: &'static str,
+}
+
 /// A mechanical (or reference) system, implemented by its parameter struct.
 ///
 /// Adding a system: a file `src/systems/<name>.rs` with a `param_struct!` parameter struct, a
@@ -92,8 +101,15 @@ pub trait SystemKind: ParamSet + Clone + Default + PartialEq + Send + Sync + 'st
     }
 
     /// What friction-against-speed and temperature sweeps need, for systems with a thermal
-    /// bath and a drive speed (`None`, the default, for the others).
+    /// bath and a drive speed (`None`, the default, for the others). May solve the quasi-static
+    /// problem: [`has_heat_bath`](Self::has_heat_bath) is the cheap question.
     fn thermal_friction(&self) -> Option<ThermalFriction> {
+        None
+    }
+
+    /// The parameter keys of the drive speed and the temperature, when the system has a heat
+    /// bath and a drive speed (friction sweeps apply); cheap.
+    fn heat_bath_keys(&self) -> Option<HeatBathKeys> {
         None
     }
 
@@ -225,6 +241,11 @@ macro_rules! system_registry {
             /// thermal bath and a drive speed.
             pub fn thermal_friction(&self) -> Option<$crate::systems::ThermalFriction> {
                 dispatch_system!(self, p => p.thermal_friction())
+            }
+
+            /// The keys of the drive speed and temperature, with a heat bath (cheap).
+            pub fn heat_bath_keys(&self) -> Option<$crate::systems::HeatBathKeys> {
+                dispatch_system!(self, p => p.heat_bath_keys())
             }
 
             /// The system's own scheme for these settings, if it has one.

@@ -20,12 +20,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TrySendError};
 use std::thread::JoinHandle;
 
+use crate::analysis::activated_friction::SpeedSweepFit;
 use crate::analysis::floquet::FloquetReport;
+use crate::analysis::friction_sweep::{FrictionPoint, FrictionSweepSpec};
 use crate::analysis::lyapunov::LyapunovOptions;
 use crate::analysis::pipeline::{PipelineOptions, SeriesReport};
 use crate::analysis::sweep::{SweepResult, SweepSpec, ValueRun};
 use crate::analysis::{FloquetOptions, Spectrum as AmplitudeSpectrum};
 use crate::preset::Preset;
+use crate::systems::ThermalFriction;
 
 pub use lyapunov::LyapunovSnapshot;
 
@@ -87,6 +90,13 @@ pub enum Job {
         /// Parameter, values, duration, transient.
         spec: SweepSpec,
     },
+    /// Mean friction against speed or temperature, with error bars over noise seeds.
+    FrictionSweep {
+        /// The system.
+        preset: Box<Preset>,
+        /// Parameter, values, seeds, transient and window.
+        spec: FrictionSweepSpec,
+    },
     /// The time-series chain on one series.
     Series {
         /// The series.
@@ -103,6 +113,7 @@ impl Job {
             Job::Lyapunov { .. } => JobKind::Lyapunov,
             Job::Floquet { .. } => JobKind::Floquet,
             Job::Sweep { .. } => JobKind::Sweep,
+            Job::FrictionSweep { .. } => JobKind::FrictionSweep,
             Job::Series { .. } => JobKind::Series,
         }
     }
@@ -117,6 +128,8 @@ pub enum JobKind {
     Floquet,
     /// Bifurcation sweep.
     Sweep,
+    /// Friction against speed or temperature.
+    FrictionSweep,
     /// Series pipeline.
     Series,
 }
@@ -128,6 +141,7 @@ impl JobKind {
             JobKind::Lyapunov => "Lyapunov spectrum",
             JobKind::Floquet => "Floquet multipliers",
             JobKind::Sweep => "bifurcation sweep",
+            JobKind::FrictionSweep => "friction sweep",
             JobKind::Series => "series analysis",
         }
     }
@@ -142,6 +156,23 @@ pub struct SeriesResult {
     pub spectrum: AmplitudeSpectrum,
     /// The chain's report.
     pub report: SeriesReport,
+}
+
+/// A finished friction sweep with what its plot draws besides the points.
+#[derive(Clone, Debug)]
+pub struct FrictionSweepResult {
+    /// Swept parameter (dotted preset path).
+    pub param: String,
+    /// Whether the parameter is the drive speed (log axis, activated-law fit).
+    pub by_speed: bool,
+    /// The points, in the order swept.
+    pub points: Vec<FrictionPoint>,
+    /// The system's drag and athermal friction.
+    pub study: ThermalFriction,
+    /// The activated law with the exponent fitted (speed sweeps).
+    pub fit: Option<SpeedSweepFit>,
+    /// The activated law with the exponent held at 2/3 (speed sweeps).
+    pub fit_two_thirds: Option<SpeedSweepFit>,
 }
 
 /// Thread → window.
@@ -184,6 +215,13 @@ pub enum JobMsg {
         /// The result.
         result: Box<SweepResult>,
     },
+    /// Friction sweep result.
+    FrictionSweep {
+        /// Job id.
+        id: u64,
+        /// The result.
+        result: Box<FrictionSweepResult>,
+    },
     /// Series pipeline result.
     Series {
         /// Job id.
@@ -214,6 +252,7 @@ impl JobMsg {
             | JobMsg::Floquet { id, .. }
             | JobMsg::SweepRun { id, .. }
             | JobMsg::Sweep { id, .. }
+            | JobMsg::FrictionSweep { id, .. }
             | JobMsg::Series { id, .. }
             | JobMsg::Failed { id, .. }
             | JobMsg::Cancelled { id } => *id,

@@ -1,6 +1,9 @@
-//! The bodies of the Floquet, sweep and series jobs (the Lyapunov job has its own file).
+//! The bodies of the Floquet, sweep, friction-sweep and series jobs (the Lyapunov job has its
+//! own file).
 
-use super::{Job, JobMsg, Reply, SeriesInput, SeriesResult};
+use super::{FrictionSweepResult, Job, JobMsg, Reply, SeriesInput, SeriesResult};
+use crate::analysis::activated_friction::fit_speed_sweep;
+use crate::analysis::friction_sweep::{FrictionSweepError, FrictionSweepSpec, friction_sweep};
 use crate::analysis::pipeline::{PipelineOptions, analyze_series};
 use crate::analysis::sweep::{SweepControl, SweepError, SweepProgress, SweepSpec, sweep};
 use crate::analysis::{FloquetOptions, PresetDynamics, Window, amplitude_spectrum, floquet};
@@ -17,6 +20,7 @@ pub(super) fn run(job: Job, reply: &Reply) {
             rtol,
         } => floquet_job(*preset, &options, rtol, reply),
         Job::Sweep { preset, spec } => sweep_job(&preset, &spec, reply),
+        Job::FrictionSweep { preset, spec } => friction_job(&preset, spec, reply),
         Job::Series { input, options } => series_job(*input, &options, reply),
     }
 }
@@ -85,6 +89,51 @@ fn sweep_job(preset: &Preset, spec: &SweepSpec, reply: &Reply) {
             result: Box::new(result),
         },
         Err(SweepError::Cancelled { .. }) => JobMsg::Cancelled { id },
+        Err(e) => JobMsg::Failed {
+            id,
+            message: e.to_string(),
+        },
+    });
+}
+
+fn friction_job(preset: &Preset, spec: FrictionSweepSpec, reply: &Reply) {
+    let id = reply.id();
+    let Some(study) = preset.system.thermal_friction() else {
+        reply.last(JobMsg::Failed {
+            id,
+            message: "this system has no thermal bath and drive speed".into(),
+        });
+        return;
+    };
+    reply.progress(0.0, "starting the runs…".into());
+    let progress = |done: usize, total: usize| {
+        reply.progress(
+            done as f64 / total.max(1) as f64,
+            format!("{done} of {total} runs"),
+        );
+    };
+    let result = friction_sweep(preset, &spec, Some(reply.flag()), Some(&progress));
+    reply.last(match result {
+        Ok(points) => {
+            let by_speed = spec.param == format!("system.{}", study.speed_key);
+            let fit = |beta| {
+                by_speed
+                    .then(|| fit_speed_sweep(&points, &study, beta))
+                    .flatten()
+            };
+            JobMsg::FrictionSweep {
+                id,
+                result: Box::new(FrictionSweepResult {
+                    fit: fit(None),
+                    fit_two_thirds: fit(Some(2.0 / 3.0)),
+                    param: spec.param,
+                    by_speed,
+                    points,
+                    study,
+                }),
+            }
+        }
+        Err(FrictionSweepError::Cancelled) => JobMsg::Cancelled { id },
         Err(e) => JobMsg::Failed {
             id,
             message: e.to_string(),

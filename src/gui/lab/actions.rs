@@ -2,12 +2,14 @@
 //! value into the live run.
 
 use crate::analysis::FloquetOptions;
+use crate::analysis::friction_sweep::{FrictionSweepSpec, Span};
 use crate::analysis::lyapunov::LyapunovOptions;
 use crate::analysis::pipeline::PipelineOptions;
-use crate::analysis::sweep::{SweepSpec, Transient};
+use crate::analysis::sweep::{SweepSpec, Transient, linspace};
 use crate::gui::TriboApp;
 use crate::gui::jobs::{Job, JobKind};
 use crate::params::fmt_num;
+use crate::systems::HeatBathKeys;
 
 use super::{ActiveJob, PickedValue, SeriesSource, SweepView};
 
@@ -157,4 +159,78 @@ impl TriboApp {
             ),
         }
     }
+}
+
+impl TriboApp {
+    /// The friction sweep the panel's settings ask for, or why there is none.
+    pub fn friction_sweep_spec(&self) -> Result<FrictionSweepSpec, String> {
+        let p = &self.session.preset;
+        let keys = p
+            .system
+            .heat_bath_keys()
+            .ok_or("this system has no heat bath and drive speed")?;
+        let s = &self.session.view.lab;
+        let steps = s.friction_steps.round().max(1.0) as usize;
+        let (key, values) = if s.friction_by_temperature {
+            let (a, b) = friction_temperature_range(self);
+            (keys.temperature, linspace(a, b, steps))
+        } else {
+            let (a, b) = friction_speed_range(self);
+            if !(a > 0.0 && b > 0.0) {
+                return Err("the speeds must be positive".into());
+            }
+            let logs = linspace(a.ln(), b.ln(), steps);
+            (keys.speed, logs.into_iter().map(f64::exp).collect())
+        };
+        Ok(FrictionSweepSpec {
+            param: format!("system.{key}"),
+            values,
+            seeds: (1..=s.friction_seeds.round().max(1.0) as u64).collect(),
+            transient: Span::DrivePeriods(s.friction_transient_periods.max(0.0)),
+            measure: Span::DrivePeriods(s.friction_measure_periods.max(0.1)),
+            threads: None,
+        })
+    }
+
+    /// Starts the friction sweep of the current preset (as edited).
+    pub fn start_friction_sweep(&mut self) {
+        match self.friction_sweep_spec() {
+            Ok(spec) => {
+                self.lab.friction = None;
+                self.submit(Job::FrictionSweep {
+                    preset: Box::new(self.session.preset.clone()),
+                    spec,
+                });
+            }
+            Err(message) => self.lab.set_outcome(JobKind::FrictionSweep, Some(message)),
+        }
+    }
+}
+
+/// The speed range of the friction sweep [m/s]: the settings', or two decades below to one
+/// above the current speed.
+pub fn friction_speed_range(app: &TriboApp) -> (f64, f64) {
+    let (a, b) = app.session.view.lab.friction_speed_mps;
+    if a > 0.0 && b > 0.0 {
+        return (a, b);
+    }
+    let v = current(app, |k| k.speed).unwrap_or(1e-7).abs().max(1e-12);
+    (v * 1e-2, v * 10.0)
+}
+
+/// The temperature range of the friction sweep [K]: the settings', or 0 K to twice the current
+/// temperature (300 K when it is 0).
+pub fn friction_temperature_range(app: &TriboApp) -> (f64, f64) {
+    let (a, b) = app.session.view.lab.friction_temperature_k;
+    if b > a {
+        return (a, b);
+    }
+    let t = current(app, |k| k.temperature).unwrap_or(0.0);
+    (0.0, if t > 0.0 { 2.0 * t } else { 300.0 })
+}
+
+fn current(app: &TriboApp, key: impl Fn(HeatBathKeys) -> &'static str) -> Option<f64> {
+    let system = &app.session.preset.system;
+    let keys = system.heat_bath_keys()?;
+    system.params().get(key(keys))
 }

@@ -14,10 +14,13 @@ use eframe::egui;
 use crate::analysis::floquet::FloquetReport;
 use crate::analysis::sweep::{SweepResult, ValueRun};
 
+pub use actions::{friction_speed_range, friction_temperature_range};
 pub use import::{ImportDialog, ImportedSeries};
 pub use settings::{LabSettings, SeriesSource};
 
-use super::jobs::{AnalysisHandle, JobKind, JobMsg, LyapunovSnapshot, SeriesResult};
+use super::jobs::{
+    AnalysisHandle, FrictionSweepResult, JobKind, JobMsg, LyapunovSnapshot, SeriesResult,
+};
 
 /// A number to six significant digits for display (measured time steps and swept values are
 /// long in full: `0.0020000000000000018`).
@@ -92,6 +95,7 @@ pub struct Lab {
     pub(super) lyapunov: Option<LyapunovSnapshot>,
     pub(super) floquet: Option<FloquetReport>,
     pub(super) sweep: Option<SweepView>,
+    pub(super) friction: Option<FrictionSweepResult>,
     pub(super) series: Option<SeriesResult>,
     pub(super) imported: Option<ImportedSeries>,
     pub(super) import: Option<ImportDialog>,
@@ -126,6 +130,11 @@ impl Lab {
     /// The bifurcation diagram's data.
     pub fn sweep(&self) -> Option<&SweepView> {
         self.sweep.as_ref()
+    }
+
+    /// The latest friction sweep.
+    pub fn friction_sweep(&self) -> Option<&FrictionSweepResult> {
+        self.friction.as_ref()
     }
 
     /// The latest series analysis.
@@ -213,6 +222,10 @@ impl Lab {
                 if let Some(s) = self.sweep.as_mut() {
                     s.finish(*result);
                 }
+                self.active = None;
+            }
+            JobMsg::FrictionSweep { result, .. } => {
+                self.friction = Some(*result);
                 self.active = None;
             }
             JobMsg::Series { result, .. } => {

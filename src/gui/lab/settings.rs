@@ -47,6 +47,20 @@ pub struct LabSettings {
     pub sweep_transient_returns: f64,
     /// Output column plotted against the parameter.
     pub sweep_column: String,
+    /// The friction sweep varies the temperature (else the drive speed).
+    pub friction_by_temperature: bool,
+    /// Lowest and highest drive speed of the friction sweep [m/s] (0: around the current).
+    pub friction_speed_mps: (f64, f64),
+    /// Lowest and highest temperature of the friction sweep [K] (equal: around the current).
+    pub friction_temperature_k: (f64, f64),
+    /// Values of the friction sweep.
+    pub friction_steps: f64,
+    /// Noise seeds per value.
+    pub friction_seeds: f64,
+    /// Drive periods discarded at the start of each run.
+    pub friction_transient_periods: f64,
+    /// Drive periods measured after the transient.
+    pub friction_measure_periods: f64,
     /// Which series the attractor and embedding panels use.
     pub source: SeriesSource,
     /// Simulation column analysed.
@@ -85,6 +99,13 @@ impl Default for LabSettings {
             sweep_duration: 100.0,
             sweep_transient_returns: 50.0,
             sweep_column: String::new(),
+            friction_by_temperature: false,
+            friction_speed_mps: (0.0, 0.0),
+            friction_temperature_k: (0.0, 0.0),
+            friction_steps: 7.0,
+            friction_seeds: 4.0,
+            friction_transient_periods: 1.0,
+            friction_measure_periods: 5.0,
             source: SeriesSource::Simulation,
             signal: String::new(),
             max_samples: 20_000.0,

@@ -23,9 +23,9 @@ const COLORS: [egui::Color32; 6] = [
     egui::Color32::from_rgb(140, 86, 75),
 ];
 
-/// Slider metadata of a run setting.
+/// Slider metadata of a run setting (also the friction sweep's).
 #[allow(clippy::too_many_arguments)]
-const fn meta(
+pub(super) const fn meta(
     key: &'static str,
     label: &'static str,
     unit: &'static str,

@@ -8,6 +8,7 @@ mod bifurcation;
 mod embedding;
 mod events;
 mod floquet;
+mod friction_sweep;
 mod friction_velocity;
 mod job_bar;
 mod lyapunov;
@@ -79,6 +80,10 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
             if tab == Tab::Events && app.run.layout.contacts.len() < 2 {
                 continue;
             }
+            // Friction sweeps need a thermal bath and a drive speed.
+            if tab == Tab::FrictionSweep && app.session.preset.system.heat_bath_keys().is_none() {
+                continue;
+            }
             ui.selectable_value(&mut app.session.view.tab, tab, tab.title());
         }
         ui.separator();
@@ -125,6 +130,7 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
         Tab::Embedding => embedding::show(app, ui, reset),
         Tab::Bifurcation => bifurcation::show(app, ui, reset),
         Tab::Events => events::show(app, ui, reset),
+        Tab::FrictionSweep => friction_sweep::show(app, ui, reset),
     }
 }
 

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use super::chain::subscript;
 use super::{
     Anchor, Built, ContactInfo, Derived, Dof, Layout, Link, LinkKind, Substrate,
-    Surface, SystemKind, ThermalFriction,
+    Surface, SystemKind, ThermalFriction, HeatBathKeys,
 };
 use crate::integrate::driver::DriverSettings;
 use crate::integrate::{BaoabRun, Engine, SimError};
@@ -272,6 +272,13 @@ impl SystemKind for FktParams {
 
     /// Drag `N·γ·v` of the atoms; the athermal friction is the energy the quasi-static forward
     /// branch releases per distance (zero for a superlubric ring).
+    fn heat_bath_keys(&self) -> Option<HeatBathKeys> {
+        Some(HeatBathKeys {
+            speed: "speed",
+            temperature: "temperature",
+        })
+    }
+
     fn thermal_friction(&self) -> Option<ThermalFriction> {
         Some(ThermalFriction {
             speed_key: "speed",

@@ -28,7 +28,7 @@ use std::f64::consts::{PI, TAU};
 
 use super::{
     Anchor, Built, ConfigOf, ContactInfo, Derived, Dof, Layout, Link, LinkKind, Restart,
-    Substrate, Surface, SystemKind, SystemSpec, ThermalFriction,
+    Substrate, Surface, SystemKind, SystemSpec, ThermalFriction, HeatBathKeys,
 };
 use crate::integrate::driver::DriverSettings;
 use crate::integrate::{
@@ -218,6 +218,13 @@ impl SystemKind for TomlinsonParams {
 
     /// Drag `γ·v` of the tip; the athermal friction is the quasi-static one (energy released
     /// by a slip per lattice period).
+    fn heat_bath_keys(&self) -> Option<HeatBathKeys> {
+        Some(HeatBathKeys {
+            speed: "speed",
+            temperature: "temperature",
+        })
+    }
+
     fn thermal_friction(&self) -> Option<ThermalFriction> {
         Some(ThermalFriction {
             speed_key: "speed",
