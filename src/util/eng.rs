@@ -1,8 +1,10 @@
 //! Numbers for the reader: engineering notation with SI prefixes (`101.4 mm/s`, `2.251 Hz`,
 //! `350 µm`), so no label shows `0.000000055 m` or thirty digits.
 
-/// SI prefixes from 10⁻¹⁵ to 10¹², by exponent / 3 + 5.
-const PREFIXES: [&str; 10] = ["f", "p", "n", "µ", "m", "", "k", "M", "G", "T"];
+/// SI prefixes from 10⁻²⁴ to 10¹², by exponent / 3 + 8 (atomic friction reaches zeptojoules).
+const PREFIXES: [&str; 13] = [
+    "y", "z", "a", "f", "p", "n", "µ", "m", "", "k", "M", "G", "T",
+];
 
 /// `value` with `unit` in engineering notation with an SI prefix and `digits` significant
 /// digits (at least 1). Dimensionless values (empty unit) print plainly between 10⁻³ and 10⁴
@@ -26,7 +28,7 @@ pub fn format_si(value: f64, unit: &str, digits: usize) -> String {
     if value == 0.0 {
         return format!("0 {unit}");
     }
-    let exp3 = ((value.abs().log10() / 3.0).floor() as i32).clamp(-5, 4);
+    let exp3 = ((value.abs().log10() / 3.0).floor() as i32).clamp(-8, 4);
     let scaled = value / 10f64.powi(3 * exp3);
     // Rounding may carry into the next prefix (999.96 → 1000.0).
     let (scaled, exp3) = if round_sig(scaled, digits).abs() >= 1000.0 && exp3 < 4 {
@@ -34,8 +36,76 @@ pub fn format_si(value: f64, unit: &str, digits: usize) -> String {
     } else {
         (scaled, exp3)
     };
-    let prefix = PREFIXES[(exp3 + 5) as usize];
+    let prefix = PREFIXES[(exp3 + 8) as usize];
     format!("{} {prefix}{unit}", fixed(scaled, digits))
+}
+
+/// [`format_si`] without trailing zeros (`1 kg`, `101.4 mm/s`, `2.5 nm`): the value boxes of
+/// sliders, where the digits are the user's own.
+pub fn format_si_short(value: f64, unit: &str, digits: usize) -> String {
+    let text = format_si(value, unit, digits);
+    let (number, rest) = match text.find(' ') {
+        Some(i) => text.split_at(i),
+        None => (text.as_str(), ""),
+    };
+    if !number.contains('.') || number.contains('e') {
+        return text;
+    }
+    let number = number.trim_end_matches('0').trim_end_matches('.');
+    format!("{number}{rest}")
+}
+
+/// Whether values in `unit` take SI prefixes in [`format_si`] and [`parse_si`]: units built on
+/// an SI symbol (`m/s`, `N·s/m`, `kg`, `Hz`, `K`), not counts or words (`periods`, `rpm`, `1/s`).
+pub fn takes_prefix(unit: &str) -> bool {
+    const BASES: [&str; 13] = [
+        "m", "s", "N", "Hz", "J", "K", "W", "Pa", "kg", "g", "A", "V", "eV",
+    ];
+    let base = unit.split(['·', '/', '²', '³']).next().unwrap_or("");
+    BASES.contains(&base)
+}
+
+/// Reads a number typed with or without an SI prefix and the unit (`1.5 nm/s`, `1.5n`,
+/// `1.5e-9`, `250 mg` for `kg`); `None` when it is not a number.
+pub fn parse_si(text: &str, unit: &str) -> Option<f64> {
+    let t = text.trim().replace(',', ".");
+    if let Ok(v) = t.parse::<f64>() {
+        return Some(v);
+    }
+    // Kilograms are written in grams with a prefix (`50 g`, `1 kg`).
+    let (shown_unit, factor) = match unit.strip_prefix("kg") {
+        Some(rest) => (format!("g{rest}"), 1e-3),
+        None => (unit.to_string(), 1.0),
+    };
+    let t = t
+        .strip_suffix(shown_unit.as_str())
+        .unwrap_or(&t)
+        .trim_end()
+        .to_string();
+    if let Ok(v) = t.trim().parse::<f64>() {
+        return Some(v * factor);
+    }
+    let prefix = t.chars().last()?;
+    let exponent = match prefix {
+        'y' => -24,
+        'z' => -21,
+        'a' => -18,
+        'f' => -15,
+        'p' => -12,
+        'n' => -9,
+        'µ' | 'u' => -6,
+        'm' => -3,
+        'k' => 3,
+        'M' => 6,
+        'G' => 9,
+        'T' => 12,
+        _ => return None,
+    };
+    let number = t[..t.len() - prefix.len_utf8()].trim();
+    number
+        .parse::<f64>()
+        .ok()
+        .map(|v| v * 10f64.powi(exponent) * factor)
 }
 
 /// A dimensionless number with `digits` significant digits, plainly or in e-notation.
@@ -75,7 +145,42 @@ fn round_sig(value: f64, digits: usize) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::format_si;
+    use super::{format_si, format_si_short, parse_si, takes_prefix};
+
+    #[test]
+    fn short_form_and_parsing_round_trip() {
+        assert_eq!(format_si_short(1.0, "kg", 4), "1 kg");
+        assert_eq!(format_si_short(0.101_368, "m/s", 4), "101.4 mm/s");
+        assert_eq!(format_si_short(1e-9, "m/s", 4), "1 nm/s");
+        assert_eq!(format_si_short(0.5, "N·s/m", 4), "500 mN·s/m");
+        assert_eq!(format_si_short(200.0, "N/m", 4), "200 N/m");
+        assert_eq!(format_si_short(2.2797e-20, "J", 4), "22.8 zJ");
+        for (v, unit) in [
+            (1e-9, "m/s"),
+            (0.101_4, "m/s"),
+            (2.828e-5, "kg/s"),
+            (1e-10, "kg"),
+            (50.0, "K"),
+            (3e-10, "m"),
+            (2.2797e-20, "J"),
+            (1e-25, "kg"),
+            (-12_500.0, "N"),
+        ] {
+            let text = format_si_short(v, unit, 5);
+            let back = parse_si(&text, unit).unwrap();
+            assert!(
+                (back / v - 1.0).abs() < 1e-4,
+                "{v} {unit} → {text} → {back}"
+            );
+        }
+        assert_eq!(parse_si("1.5e-9", "m/s"), Some(1.5e-9));
+        assert_eq!(parse_si("2,5 mm", "m"), Some(2.5e-3));
+        assert_eq!(parse_si("3u", "s"), Some(3e-6));
+        assert_eq!(parse_si("abc", "m"), None);
+        assert!(takes_prefix("N·s/m") && takes_prefix("kg/s") && takes_prefix("K"));
+        assert!(!takes_prefix("periods") && !takes_prefix("rpm") && !takes_prefix("1/s"));
+        assert!(!takes_prefix(""));
+    }
 
     #[test]
     fn prefixes_and_significant_digits() {

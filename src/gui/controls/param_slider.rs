@@ -5,21 +5,35 @@
 use eframe::egui;
 
 use crate::params::{ParamMeta, Scale, fmt_num};
+use crate::util::eng::{format_si_short, parse_si, takes_prefix};
+
+/// Significant digits of a value box.
+const DIGITS: usize = 4;
 
 /// Draws the slider for `meta`; returns `true` when the value changed.
 pub fn param_slider(ui: &mut egui::Ui, meta: &ParamMeta, value: &mut f64) -> bool {
     let mut v = *value;
-    let suffix = if meta.unit.is_empty() {
+    let unit = meta.unit;
+    // Units on an SI symbol read in engineering notation (`101.4 mm/s`, `1 nm/s`); counts and
+    // words keep the plain number and the unit as a suffix.
+    let prefixed = takes_prefix(unit) && !meta.integer;
+    let suffix = if unit.is_empty() || prefixed {
         String::new()
     } else {
-        format!(" {}", meta.unit)
+        format!(" {unit}")
     };
     let mut slider = egui::Slider::new(&mut v, meta.min..=meta.max)
         .text(meta.label)
         .suffix(suffix)
         .clamping(egui::SliderClamping::Always)
-        .custom_formatter(|x, _| format_value(x))
-        .custom_parser(|s| s.trim().replace(',', ".").parse::<f64>().ok());
+        .custom_formatter(move |x, _| {
+            if prefixed {
+                format_si_short(x, unit, DIGITS)
+            } else {
+                format_value(x)
+            }
+        })
+        .custom_parser(move |s| parse_si(s, unit));
     if meta.scale == Scale::Log {
         slider = slider
             .logarithmic(true)
