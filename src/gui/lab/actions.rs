@@ -207,15 +207,15 @@ impl TriboApp {
     }
 }
 
-/// The speed range of the friction sweep [m/s]: the settings', or two decades below to one
-/// above the current speed.
+/// The speed range of the friction sweep [m/s]: the settings', or a decade either side of the
+/// current speed (slow speeds are costly: a run covers the same number of lattice periods).
 pub fn friction_speed_range(app: &TriboApp) -> (f64, f64) {
     let (a, b) = app.session.view.lab.friction_speed_mps;
     if a > 0.0 && b > 0.0 {
         return (a, b);
     }
     let v = current(app, |k| k.speed).unwrap_or(1e-7).abs().max(1e-12);
-    (v * 1e-2, v * 10.0)
+    (v * 0.1, v * 10.0)
 }
 
 /// The temperature range of the friction sweep [K]: the settings', or 0 K to twice the current
