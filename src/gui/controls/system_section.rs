@@ -16,8 +16,13 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
             let variant = app.session.preset.system.variant();
             let info = SYSTEMS.iter().find(|s| s.variant == variant);
             let mut chosen = None;
+            // A fixed width with the name truncated: a long system name must not squeeze the
+            // label into a column of single letters.
+            let name = info.map_or(variant, |i| i.name);
             egui::ComboBox::from_label("Mechanical system")
-                .selected_text(info.map_or(variant, |i| i.name))
+                .selected_text(name)
+                .width(200.0)
+                .truncate()
                 .show_ui(ui, |ui| {
                     for s in SYSTEMS {
                         if ui.selectable_label(s.variant == variant, s.name).clicked()
@@ -26,7 +31,9 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
                             chosen = Some((s.default_config)());
                         }
                     }
-                });
+                })
+                .response
+                .on_hover_text(name);
             if let Some(system) = chosen {
                 let preset = &mut app.session.preset;
                 preset.system = system;
