@@ -166,10 +166,10 @@ fn fit_report(preset: &Preset, param: &str, points: &[FrictionPoint], keep_drag:
     let Some(mut study) = preset.system.thermal_friction() else {
         return "no fit: the system has no thermal bath and drive speed".into();
     };
-    if param != format!("system.{}", study.speed_key) {
+    if param != format!("system.{}", study.keys.speed) {
         return format!(
             "no fit: the activated law is fitted to friction against system.{}",
-            study.speed_key
+            study.keys.speed
         );
     }
     if keep_drag {

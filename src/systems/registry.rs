@@ -23,10 +23,8 @@ pub struct Derived {
 /// quasi-static limit (the athermal force the thermally activated law tends to).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ThermalFriction {
-    /// Parameter key of the drive speed [m/s].
-    pub speed_key: &'static str,
-    /// Parameter key of the temperature [K].
-    pub temperature_key: &'static str,
+    /// Parameter keys of the drive speed and the temperature.
+    pub keys: HeatBathKeys,
     /// Viscous drag coefficient of the whole slider [kg/s]: mean drag force `drag·v`.
     pub drag_kg_per_s: f64,
     /// Mean friction of the cold system as `v → 0` [N], when known.

@@ -115,7 +115,7 @@ fn friction_job(preset: &Preset, spec: FrictionSweepSpec, reply: &Reply) {
     let result = friction_sweep(preset, &spec, Some(reply.flag()), Some(&progress));
     reply.last(match result {
         Ok(points) => {
-            let by_speed = spec.param == format!("system.{}", study.speed_key);
+            let by_speed = spec.param == format!("system.{}", study.keys.speed);
             let fit = |beta| {
                 by_speed
                     .then(|| fit_speed_sweep(&points, &study, beta))

@@ -270,8 +270,6 @@ impl SystemKind for FktParams {
         self.temperature > 0.0
     }
 
-    /// Drag `N·γ·v` of the atoms; the athermal friction is the energy the quasi-static forward
-    /// branch releases per distance (zero for a superlubric ring).
     fn heat_bath_keys(&self) -> Option<HeatBathKeys> {
         Some(HeatBathKeys {
             speed: "speed",
@@ -279,10 +277,11 @@ impl SystemKind for FktParams {
         })
     }
 
+    /// Drag `N·γ·v` of the atoms; the athermal friction is the energy the quasi-static forward
+    /// branch releases per distance (zero for a superlubric ring).
     fn thermal_friction(&self) -> Option<ThermalFriction> {
         Some(ThermalFriction {
-            speed_key: "speed",
-            temperature_key: "temperature",
+            keys: self.heat_bath_keys()?,
             drag_kg_per_s: self.n_atoms() as f64 * self.damping,
             athermal_friction_n: quasi_static::QuasiStaticChain::new(self)
                 .map(|c| c.forward_branch(QUASI_STATIC_STEPS).dissipated_per_distance_n),

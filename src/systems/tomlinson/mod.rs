@@ -216,8 +216,6 @@ impl SystemKind for TomlinsonParams {
         self.temperature > 0.0
     }
 
-    /// Drag `γ·v` of the tip; the athermal friction is the quasi-static one (energy released
-    /// by a slip per lattice period).
     fn heat_bath_keys(&self) -> Option<HeatBathKeys> {
         Some(HeatBathKeys {
             speed: "speed",
@@ -225,10 +223,11 @@ impl SystemKind for TomlinsonParams {
         })
     }
 
+    /// Drag `γ·v` of the tip; the athermal friction is the quasi-static one (energy released
+    /// by a slip per lattice period).
     fn thermal_friction(&self) -> Option<ThermalFriction> {
         Some(ThermalFriction {
-            speed_key: "speed",
-            temperature_key: "temperature",
+            keys: self.heat_bath_keys()?,
             drag_kg_per_s: self.damping,
             athermal_friction_n: quasi_static::QuasiStatic::new(self).athermal_friction_n(),
         })
