@@ -25,6 +25,8 @@ pub mod maxwell_slip;
 pub mod normal_noise;
 pub mod popp_stelter;
 pub mod powell_wiercigroch;
+pub mod rate_state;
+pub mod rate_state_stability;
 pub mod static_kinetic;
 pub mod stefanski;
 pub mod stribeck_s1;
@@ -209,6 +211,8 @@ law_registry! {
     MaxwellSlip => "maxwell_slip", "Maxwell-slip", maxwell_slip,
         maxwell_slip::MaxwellSlipParams, maxwell_slip::MaxwellSlip;
     Gms => "gms", "Generalized Maxwell-slip (GMS)", gms, gms::GmsParams, gms::Gms;
+    RateState => "rate_state", "Rate-and-state (Dieterich–Ruina)", rate_state,
+        rate_state::RateStateParams, rate_state::RateState;
 }
 
 impl Default for LawConfig {
