@@ -21,9 +21,10 @@
 //! The columns show φ; `θ = (D_c/v₀)·e^φ`.
 //!
 //! **Form (decided).** The regularised form (Rice & Ben-Zion 1996; Lapusta et al. 2000) is the
-//! default: it is defined through `v_rel = 0`, where the force vanishes smoothly, so the law runs
-//! on a bench whose block starts at rest on the belt and on chains whose blocks reverse. It
-//! differs from the classic form by less than `e^(−2Ψ/a)/4` relative (1e-52 at μ₀ = 0.6,
+//! default: it is defined through `v_rel = 0`, where the force vanishes smoothly. Near rest its
+//! slope `∂F/∂v` is about 1e26 N·s/m (μ₀ = 0.6, a = 0.01), so a body whose absolute velocity is
+//! integrated (a block starting at rest on a moving belt, chain blocks) cannot resolve the creep
+//! speed and the integration stalls there: start such runs sliding. It differs from the classic form by less than `e^(−2Ψ/a)/4` relative (1e-52 at μ₀ = 0.6,
 //! a = 0.01). The classic form is offered for comparison with rock-mechanics codes; below the
 //! speed where it reaches μ = 0 it is clamped at 0 (it would push the body along its motion) and
 //! it is 0 at `v_rel = 0`.
