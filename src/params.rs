@@ -123,6 +123,12 @@ pub trait ParamSet {
 
     /// Any field as text (RON for the non-numeric ones).
     fn get_text(&self, key: &str) -> Option<String>;
+
+    /// The named options of a non-numeric field that is a choice ([`ExtraField::choices`]);
+    /// empty for free-form fields and unknown keys.
+    fn extra_choices(&self, _key: &str) -> &'static [&'static str] {
+        &[]
+    }
     /// Checks every field; returns `(key, message)` for each problem.
     fn problems(&self) -> Vec<(String, String)> {
         self.meta()
@@ -140,6 +146,15 @@ pub trait ExtraField {
     /// Problems with the value, as `(sub-key, message)`; the sub-key may be empty.
     fn problems(&self) -> Vec<(String, String)> {
         Vec::new()
+    }
+
+    /// For a choice among named options (a unit-variant enum): the RON text of each option,
+    /// which front ends offer as a menu instead of a text field. Empty for other fields.
+    fn choices() -> &'static [&'static str]
+    where
+        Self: Sized,
+    {
+        &[]
     }
 }
 
@@ -287,6 +302,13 @@ macro_rules! param_struct {
 
             fn extra_keys(&self) -> &'static [&'static str] {
                 Self::EXTRA_KEYS
+            }
+
+            fn extra_choices(&self, key: &str) -> &'static [&'static str] {
+                match key {
+                    $($($xkey => <$xty as $crate::params::ExtraField>::choices(),)*)?
+                    _ => &[],
+                }
             }
 
             fn get_text(&self, key: &str) -> Option<String> {

@@ -1,12 +1,14 @@
-//! Non-numeric parameters (options, lists) as RON text fields.
+//! Non-numeric parameters: a menu for a choice among named options, a RON text field for the
+//! others (lists, options carrying numbers).
 
 use eframe::egui;
 
 use crate::params::ParamSet;
 
-/// The non-numeric options of a law or a system (an overstress form, an explicit element list,
-/// a chain's ends or initial pattern), except those in `skip` (which have their own editor),
-/// edited as RON text and applied when the text parses; a parse error shows under the field.
+/// The non-numeric options of a law or a system, except those in `skip` (which have their own
+/// editor): a choice among named options (a chain's ends, an evolution law) as a menu, the
+/// others (an element list, an initial pattern) as RON text applied when it parses; a parse
+/// error shows under the field.
 pub(super) fn extra_fields_ui(ui: &mut egui::Ui, params: &mut dyn ParamSet, skip: &[&str]) -> bool {
     let mut changed = false;
     for &key in params.extra_keys() {
@@ -16,6 +18,11 @@ pub(super) fn extra_fields_ui(ui: &mut egui::Ui, params: &mut dyn ParamSet, skip
         let Some(current) = params.get_text(key) else {
             continue;
         };
+        let choices = params.extra_choices(key);
+        if !choices.is_empty() {
+            changed |= choice_ui(ui, params, key, &current, choices);
+            continue;
+        }
         let id = ui.scope_id().with(("extra", key));
         let mut text = ui
             .data_mut(|d| d.get_temp::<String>(id))
@@ -49,4 +56,25 @@ pub(super) fn extra_fields_ui(ui: &mut egui::Ui, params: &mut dyn ParamSet, skip
         }
     }
     changed
+}
+
+/// A menu of the named options of `key`; sets the chosen one.
+fn choice_ui(
+    ui: &mut egui::Ui,
+    params: &mut dyn ParamSet,
+    key: &str,
+    current: &str,
+    choices: &[&str],
+) -> bool {
+    let mut chosen = None;
+    egui::ComboBox::new(("extra-choice", key), key)
+        .selected_text(current)
+        .show_ui(ui, |ui| {
+            for &option in choices {
+                if ui.selectable_label(option == current, option).clicked() && option != current {
+                    chosen = Some(option);
+                }
+            }
+        });
+    chosen.is_some_and(|option| params.set_text(key, option).is_ok())
 }

@@ -29,7 +29,11 @@ pub enum OverstressForm {
     Exponential,
 }
 
-impl ExtraField for OverstressForm {}
+impl ExtraField for OverstressForm {
+    fn choices() -> &'static [&'static str] {
+        &["Power", "Exponential"]
+    }
+}
 
 impl OverstressForm {
     /// Short name for menus.

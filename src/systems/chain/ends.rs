@@ -18,7 +18,11 @@ pub enum ChainEnds {
     Periodic,
 }
 
-impl ExtraField for ChainEnds {}
+impl ExtraField for ChainEnds {
+    fn choices() -> &'static [&'static str] {
+        &["Free", "Fixed", "Periodic"]
+    }
+}
 
 impl ChainEnds {
     /// Every choice, for menus.

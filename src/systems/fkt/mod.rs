@@ -65,7 +65,11 @@ pub enum BodyDrive {
     Spring,
 }
 
-impl ExtraField for BodyDrive {}
+impl ExtraField for BodyDrive {
+    fn choices() -> &'static [&'static str] {
+        &["Kinematic", "Spring"]
+    }
+}
 
 crate::param_struct! {
     /// Frenkel–Kontorova–Tomlinson parameters. Defaults: 89 atoms over 55 lattice periods (the
