@@ -96,11 +96,25 @@ pub trait FrictionLaw {
     /// characteristic curve, e.g. for the friction–velocity plot).
     fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64;
 
+    /// Sets the states to their steady values at constant `v_rel` and load, where
+    /// [`steady_force`](FrictionLaw::steady_force) is the force (a run that starts in steady
+    /// sliding). The default leaves them as they are (laws without states, or whose steady
+    /// state depends on their history).
+    fn steady_states(&self, _v_rel_mps: f64, _normal_load_n: f64, _s: &mut [f64]) {}
+
     /// Whether the rates or force have a kink at `v_rel = 0` (terms in `|v|`) that the law does
     /// not already handle with its own events. Systems then place a velocity-reversal event
     /// there, so no integration step straddles the kink.
     fn kinks_at_reversal(&self) -> bool {
         false
+    }
+
+    /// The smallest slip speed the law's force must resolve [m/s] (rate-and-state friction
+    /// varies with `ln v` down to its sticking speed), or `None` (the default). A system whose
+    /// state holds the slip velocity itself (a slider on a fixed surface) uses it as that
+    /// component's scale, so the error control resolves creep speeds in relative terms.
+    fn speed_scale_mps(&self) -> Option<f64> {
+        None
     }
 
     /// Whether the law makes the equations stiff (then an implicit integrator is the default).

@@ -24,10 +24,27 @@
 //! default: it is defined through `v_rel = 0`, where the force vanishes smoothly. Near rest its
 //! slope `∂F/∂v` is about 1e26 N·s/m (μ₀ = 0.6, a = 0.01), so a body whose absolute velocity is
 //! integrated (a block starting at rest on a moving belt, chain blocks) cannot resolve the creep
-//! speed and the integration stalls there: start such runs sliding. It differs from the classic form by less than `e^(−2Ψ/a)/4` relative (1e-52 at μ₀ = 0.6,
+//! speed: the stick mode below takes over there. It differs from the classic form by less than `e^(−2Ψ/a)/4` relative (1e-52 at μ₀ = 0.6,
 //! a = 0.01). The classic form is offered for comparison with rock-mechanics codes; below the
 //! speed where it reaches μ = 0 it is clamped at 0 (it would push the body along its motion) and
 //! it is 0 at `v_rel = 0`.
+//!
+//! **Stick below a sticking speed (decided).** With the sticking speed `v_s > 0` (default
+//! 1 pm/s) the law has a set-valued stick mode, like the static laws (MODELS §2.2): a contact
+//! at `v_rel = 0` stays stuck while the holding force is within its static level
+//! `F_S = N·μ(v_s, θ)` — the law's own friction at the sticking speed, which grows with the
+//! state while stuck (aging: `θ̇ = 1`, so `F_S` rises by `N·b` per e-fold of hold time; slip
+//! law: no healing without slip) — and breaks away when `|F_hold|` reaches it. In slip, μ and
+//! the state rates see the effective speed `v_e = (σ + √(σ² + 4v_s²))/2`, `σ = d·v_rel` in
+//! the direction `d` of the slip: `v_e` is the slip speed to a relative `(v_s/v)²` (1e-12 at
+//! 1 µm/s), `v_s` at rest — so break-away is continuous — and smooth through `v_rel = 0`, so a
+//! step never straddles a kink. Why: near rest the regularised law's slope `∂F/∂v ≈ N·a·e^(Ψ/a)/(2v₀)`
+//! is about 1e26 N·s/m and the creep speeds it implies (1e-26 m/s) cannot be represented in a
+//! block's absolute velocity on a moving belt (its resolution is ~1e-19 m/s at 1 mm/s): the
+//! block glues or the step size collapses. What stick leaves out is creep below `v_s`: a slip
+//! of at most `v_s·t` and a state error `v_s·θ/D_c` relative (1e-7·θ/s with the defaults),
+//! negligible against `D_c` for holds up to days. `v_s = 0` gives the pure law (no stick
+//! mode), for prescribed-motion rigs and comparison with rock-mechanics codes.
 //!
 //! **Initial state.** `θ₀` for the first variable; the second starts at the same relative age,
 //! `θ₂(0) = θ₀·D_c2/D_c` (both at steady state for the speed `D_c/θ₀`).
@@ -37,7 +54,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Contact, FrictionLaw, LawJacobian, sgn};
+use super::set_valued::StickMode;
+use super::{Contact, FrictionLaw, LawJacobian, LawSwitch, sgn};
 use crate::integrate::Column;
 use crate::params::ExtraField;
 
@@ -57,7 +75,11 @@ pub enum Evolution {
     Slip,
 }
 
-impl ExtraField for Evolution {}
+impl ExtraField for Evolution {
+    fn choices() -> &'static [&'static str] {
+        &["Aging", "Slip"]
+    }
+}
 
 /// Which expression of μ is used.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,7 +91,11 @@ pub enum RateStateForm {
     Classic,
 }
 
-impl ExtraField for RateStateForm {}
+impl ExtraField for RateStateForm {
+    fn choices() -> &'static [&'static str] {
+        &["Regularized", "Classic"]
+    }
+}
 
 crate::param_struct! {
     /// Rate-and-state parameters (defaults: typical laboratory rock values).
@@ -92,6 +118,8 @@ crate::param_struct! {
         d_c2_m: "d_c2" = 1e-4, "Second slip distance", "D_c2", "m", [1e-9, 1.0], Log;
         /// Radiation damping (quasi-dynamic earthquake models).
         eta_r_ns_per_m: "radiation_damping" = 0.0, "Radiation damping", "η_r", "N·s/m", [0.0, 1e6], Linear;
+        /// Speed below which a contact at rest stays stuck (0: no stick mode, the pure law).
+        v_stick_mps: "v_stick" = 1e-12, "Sticking speed", "v_s", "m/s", [0.0, 1e-3], Log;
     }
     extra {
         /// State evolution: `Aging` (Dieterich) or `Slip` (Ruina).
@@ -131,6 +159,16 @@ impl RateStateParams {
         }
     }
 
+    /// Whether the law has its set-valued stick mode (`v_s > 0`).
+    pub fn sticks(&self) -> bool {
+        self.v_stick_mps > 0.0
+    }
+
+    /// The static level `F_S = N·μ(v_s, Ψ)` of a stuck contact at load `N` and `Ψ`.
+    fn static_force_n(&self, normal_load_n: f64, psi: f64) -> f64 {
+        normal_load_n * self.mu_of(self.v_stick_mps, psi)
+    }
+
     /// `v₀/D_c` and `1/D_c` of state variable `i`.
     fn rates(&self, i: usize) -> (f64, f64) {
         let d_c = if i == 0 { self.d_c_m } else { self.d_c2_m };
@@ -141,6 +179,12 @@ impl RateStateParams {
     fn weight(&self, i: usize) -> f64 {
         if i == 0 { self.b } else { self.b2 }
     }
+}
+
+/// The effective speed `(σ + √(σ² + 4v_s²))/2` of a slip speed `σ ≥ 0` ([`RateState`]'s stick
+/// mode; `σ` itself when `v_s = 0`).
+fn effective_speed(sigma: f64, v_stick_mps: f64) -> f64 {
+    0.5 * (sigma + sigma.hypot(2.0 * v_stick_mps))
 }
 
 /// `asinh(u·e^q)` for `u ≥ 0` without overflow (`q` may be hundreds).
@@ -175,17 +219,43 @@ fn asinh_slopes(u: f64, q: f64) -> (f64, f64) {
     }
 }
 
+/// The speed a slipping contact's law sees ([`RateState::seen_speed`]).
+#[derive(Clone, Copy, Debug)]
+struct SeenSpeed {
+    /// Speed `v_e ≥ 0` at which μ and the state rates are evaluated [m/s].
+    speed: f64,
+    /// `∂v_e/∂v_rel`.
+    slope: f64,
+    /// Direction of the force (`F = −N·μ·sign`).
+    sign: f64,
+}
+
 /// Rate-and-state law.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RateState {
     /// Parameters.
     pub params: RateStateParams,
+    /// Set-valued mode (used when the sticking speed is positive).
+    mode: StickMode,
 }
 
 impl RateState {
-    /// Law with the given parameters.
+    /// Law with the given parameters (the mode is chosen when a run starts).
     pub fn new(params: RateStateParams) -> Self {
-        Self { params }
+        Self {
+            params,
+            mode: StickMode::Slip(1.0),
+        }
+    }
+
+    /// Current set-valued mode.
+    pub fn mode(&self) -> StickMode {
+        self.mode
+    }
+
+    /// The static level `F_S = N·μ(v_s, θ)` of the contact at its current state [N].
+    pub fn static_force_n(&self, c: &Contact, s: &[f64]) -> f64 {
+        self.params.static_force_n(c.normal_load_n, self.psi(s))
     }
 
     /// Replaces the parameters.
@@ -197,6 +267,37 @@ impl RateState {
     pub fn theta_s(&self, i: usize, phi: f64) -> f64 {
         let (v0_over_dc, _) = self.params.rates(i);
         phi.exp() / v0_over_dc
+    }
+
+    /// The speed the law sees in slip at `v_rel`, its derivative and the direction of the
+    /// force: without a stick mode `|v_rel|` and `sgn v_rel`; in the slip mode of direction `d`
+    /// the effective speed `v_e = (σ + √(σ² + 4v_s²))/2` of `σ = d·v_rel` — the slip speed to a
+    /// relative `(v_s/v)²` above `v_s`, `v_s` at rest, smooth and positive through `v_rel = 0`.
+    fn seen_speed(&self, v_rel_mps: f64) -> SeenSpeed {
+        let p = &self.params;
+        match (p.sticks(), self.mode) {
+            (true, StickMode::Slip(dir)) => {
+                let sigma = dir * v_rel_mps;
+                let two_vs = 2.0 * p.v_stick_mps;
+                let root = sigma.hypot(two_vs);
+                // (σ + r)/2 without cancellation for σ < 0: 2v_s²/(r − σ).
+                let speed = if sigma >= 0.0 {
+                    0.5 * (sigma + root)
+                } else {
+                    0.5 * two_vs * two_vs / (root - sigma)
+                };
+                SeenSpeed {
+                    speed,
+                    slope: dir * speed / root,
+                    sign: dir,
+                }
+            }
+            _ => SeenSpeed {
+                speed: v_rel_mps.abs(),
+                slope: sgn(v_rel_mps),
+                sign: sgn(v_rel_mps),
+            },
+        }
     }
 
     /// `Ψ = μ₀ + Σ b_i·φ_i`.
@@ -248,30 +349,94 @@ impl FrictionLaw for RateState {
         s.fill(phi0);
     }
 
+    fn initialize(&mut self, c: &Contact, s: &mut [f64]) -> LawSwitch {
+        if !self.params.sticks() {
+            return LawSwitch::Continue;
+        }
+        let (mode, switch) = StickMode::choose(c, self.static_force_n(c, s));
+        self.mode = mode;
+        switch
+    }
+
+    /// A live change: slide with the motion when it no longer matches the mode, else keep the
+    /// mode (and the state) and fire violated guards (a lowered static level breaks away).
+    fn resume(&mut self, c: &Contact, s: &mut [f64]) -> LawSwitch {
+        if self.params.sticks()
+            && let Some(mode) = self.mode.resumed_slip(c)
+        {
+            self.mode = mode;
+            return LawSwitch::Continue;
+        }
+        super::resume_by_guards(self, c, s)
+    }
+
     #[inline]
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64 {
         let p = &self.params;
-        let v = c.v_rel_mps;
-        let speed = v.abs();
-        for (i, d) in ds.iter_mut().enumerate() {
-            *d = self.phi_rate(i, speed, s[i]);
+        if p.sticks() && self.mode.is_stick() {
+            // Held at v_rel = 0: the state heals (aging) or stays (slip law).
+            for (i, d) in ds.iter_mut().enumerate() {
+                *d = self.phi_rate(i, 0.0, s[i]);
+            }
+            return c.f_hold_n;
         }
-        let mu = p.mu_of(speed, self.psi(s));
-        -c.normal_load_n * mu * sgn(v) - p.eta_r_ns_per_m * v
+        let v = c.v_rel_mps;
+        let seen = self.seen_speed(v);
+        for (i, d) in ds.iter_mut().enumerate() {
+            *d = self.phi_rate(i, seen.speed, s[i]);
+        }
+        let mu = p.mu_of(seen.speed, self.psi(s));
+        -c.normal_load_n * mu * seen.sign - p.eta_r_ns_per_m * v
+    }
+
+    fn n_events(&self) -> usize {
+        usize::from(self.params.sticks())
+    }
+
+    fn events(&self, c: &Contact, s: &[f64], g: &mut [f64]) {
+        if let Some(g0) = g.first_mut() {
+            *g0 = self.mode.guard(c, self.static_force_n(c, s));
+        }
+    }
+
+    fn apply_event(&mut self, _index: usize, c: &Contact, s: &mut [f64]) -> LawSwitch {
+        let (mode, switch) = self.mode.after_event(c, self.static_force_n(c, s));
+        self.mode = mode;
+        switch
+    }
+
+    /// Stuck in the stick mode; while slipping the system decides from its velocity
+    /// threshold (MODELS §4.8), so the slow creep between fast slips — the "stick" phase of
+    /// rate-and-state stick–slip, where the speed falls by decades without reaching zero —
+    /// counts as stick as it does for the other laws without an exact stick.
+    fn stuck(&self) -> Option<bool> {
+        (self.params.sticks() && self.mode.is_stick()).then_some(true)
     }
 
     fn jacobian(&self, c: &Contact, s: &[f64], j: &mut LawJacobian<'_>) -> bool {
         let p = &self.params;
-        let v = c.v_rel_mps;
-        let speed = v.abs();
+        let n = self.n_states();
+        if p.sticks() && self.mode.is_stick() {
+            // F = F_hold; the rates do not depend on v (held at 0).
+            j.df_dhold = 1.0;
+            for i in 0..n {
+                let (v0_over_dc, _) = p.rates(i);
+                j.dds_ds[i * n + i] = match p.evolution {
+                    Evolution::Aging => -v0_over_dc * (-s[i]).exp(),
+                    Evolution::Slip => 0.0,
+                };
+            }
+            return true;
+        }
+        let seen = self.seen_speed(c.v_rel_mps);
+        let speed = seen.speed;
         if speed == 0.0 && p.evolution == Evolution::Slip {
             // ∂φ̇/∂v ∝ ln v is unbounded at rest.
             return false;
         }
-        let n = self.n_states();
         let load = c.normal_load_n;
         let psi = self.psi(s);
-        // ∂μ/∂|v| and ∂μ/∂Ψ, then F = −N·μ(|v|)·sgn v ⇒ ∂F/∂v = −N·∂μ/∂|v|.
+        // ∂μ/∂v_e and ∂μ/∂Ψ; F = −N·μ(v_e)·sign ⇒ ∂F/∂v = −N·sign·∂μ/∂v_e·∂v_e/∂v.
         let (dmu_dspeed, dmu_dpsi) = match p.form {
             RateStateForm::Regularized => {
                 let (ratio, slope) = asinh_slopes(speed / (2.0 * p.v0_mps), psi / p.a);
@@ -285,16 +450,15 @@ impl FrictionLaw for RateState {
                 }
             }
         };
-        j.df_dv = -load * dmu_dspeed - p.eta_r_ns_per_m;
+        j.df_dv = -load * seen.sign * dmu_dspeed * seen.slope - p.eta_r_ns_per_m;
         j.df_dhold = 0.0;
-        let sign = sgn(v);
         for i in 0..n {
-            j.df_ds[i] = -load * sign * dmu_dpsi * p.weight(i);
+            j.df_ds[i] = -load * seen.sign * dmu_dpsi * p.weight(i);
             let (v0_over_dc, inv_dc) = p.rates(i);
             let (dv, dphi) = match p.evolution {
-                Evolution::Aging => (-sign * inv_dc, -v0_over_dc * (-s[i]).exp()),
+                Evolution::Aging => (-inv_dc * seen.slope, -v0_over_dc * (-s[i]).exp()),
                 Evolution::Slip => (
-                    -sign * inv_dc * (s[i] + (speed / p.v0_mps).ln() + 1.0),
+                    -inv_dc * (s[i] + (speed / p.v0_mps).ln() + 1.0) * seen.slope,
                     -speed * inv_dc,
                 ),
             };
@@ -310,18 +474,43 @@ impl FrictionLaw for RateState {
         false
     }
 
-    /// The state rates depend on `|v_rel|`.
+    /// The state rates depend on `|v_rel|`; with the stick mode its events already stop every
+    /// step at `v_rel = 0`.
     fn kinks_at_reversal(&self) -> bool {
-        true
+        !self.params.sticks()
     }
 
+    /// The sticking speed (or, without a stick mode, a millionth of `v₀`): μ changes by `a`
+    /// per e-fold of speed down to there.
+    fn speed_scale_mps(&self) -> Option<f64> {
+        let p = &self.params;
+        Some(if p.sticks() {
+            p.v_stick_mps
+        } else {
+            1e-6 * p.v0_mps
+        })
+    }
+
+    /// `φ_i = ln(v₀/v_e)` (θ_i = D_c,i/v_e) at the effective speed of `|v_rel|` (the speed
+    /// itself without a stick mode); unchanged at rest without a stick mode.
+    fn steady_states(&self, v_rel_mps: f64, _normal_load_n: f64, s: &mut [f64]) {
+        let p = &self.params;
+        let speed = effective_speed(v_rel_mps.abs(), p.v_stick_mps);
+        if speed > 0.0 {
+            s.fill((p.v0_mps / speed).ln());
+        }
+    }
+
+    /// `−N·μ_ss(v_e)·sgn v − η_r·v` at the effective speed of `|v_rel|` (the speed itself
+    /// without a stick mode; 0 at rest).
     fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64 {
         let speed = v_rel_mps.abs();
         if speed == 0.0 {
             return 0.0;
         }
-        -normal_load_n * self.params.mu_steady(speed) * sgn(v_rel_mps)
-            - self.params.eta_r_ns_per_m * v_rel_mps
+        let p = &self.params;
+        -normal_load_n * p.mu_steady(effective_speed(speed, p.v_stick_mps)) * sgn(v_rel_mps)
+            - p.eta_r_ns_per_m * v_rel_mps
     }
 }
 
@@ -336,8 +525,141 @@ mod tests {
             b2,
             d_c2_m: 3e-5,
             eta_r_ns_per_m: 0.7,
+            v_stick_mps: 0.0,
             ..RateStateParams::default()
         })
+    }
+
+    fn held(v_rel_mps: f64, f_hold_n: f64, normal_load_n: f64) -> Contact {
+        Contact {
+            f_hold_n,
+            ..Contact::kinematic(0.0, v_rel_mps, normal_load_n)
+        }
+    }
+
+    /// With a sticking speed, a contact at rest sticks while the holding force is within
+    /// `F_S = N·μ(v_s, θ)`, the law's own friction at `v_s` (the classic value, to round-off),
+    /// and slides against the holding force above it.
+    #[test]
+    fn sticks_below_its_static_level() {
+        for evolution in [Evolution::Aging, Evolution::Slip] {
+            let p = RateStateParams {
+                evolution,
+                ..RateStateParams::default()
+            };
+            let phi = 1.3;
+            let n = 20.0;
+            let f_s = n * (p.mu0 + p.a * (p.v_stick_mps / p.v0_mps).ln() + p.b * phi);
+            let mut l = RateState::new(p.clone());
+            let mut s = [phi];
+            let got = l.static_force_n(&held(0.0, 0.0, n), &s);
+            assert!((got - f_s).abs() < 1e-12 * f_s, "{got} vs {f_s}");
+            assert_eq!(
+                l.initialize(&held(0.0, 0.99 * f_s, n), &mut s),
+                LawSwitch::Stick
+            );
+            assert_eq!(l.stuck(), Some(true));
+            let mut ds = [0.0];
+            // Stuck: the law returns what holds the contact; the state heals only by aging.
+            assert_eq!(l.eval(&held(0.0, 0.99 * f_s, n), &s, &mut ds), 0.99 * f_s);
+            let theta = l.theta_s(0, phi);
+            match evolution {
+                Evolution::Aging => assert!((ds[0] - 1.0 / theta).abs() < 1e-15 / theta),
+                Evolution::Slip => assert_eq!(ds[0], 0.0),
+            }
+            let mut g = [0.0];
+            l.events(&held(0.0, -0.5 * f_s, n), &s, &mut g);
+            assert!((g[0] - 0.5 * f_s).abs() < 1e-12 * f_s);
+            assert_eq!(
+                l.initialize(&held(0.0, 1.01 * f_s, n), &mut s),
+                LawSwitch::Continue
+            );
+            assert_eq!(l.mode(), StickMode::Slip(-1.0));
+        }
+    }
+
+    /// Each e-fold of the state raises the static level by `N·b`; at rest the aging law makes
+    /// `θ̇ = 1`, so a contact held for `t` gains `N·b·ln((θ₀ + t)/θ₀)`.
+    #[test]
+    fn static_level_heals_by_b_per_e_fold() {
+        let l = RateState::new(RateStateParams::default());
+        let n = 7.0;
+        let c = held(0.0, 0.0, n);
+        let gain = l.static_force_n(&c, &[2.0]) - l.static_force_n(&c, &[1.0]);
+        assert!((gain - n * l.params.b).abs() < 1e-12, "{gain}");
+    }
+
+    /// Break-away is continuous: at the instant `|F_hold| = F_S` the slip force at rest equals
+    /// the holding force, and its magnitude rises by `N·a` per e-fold of speed above `v_s`.
+    #[test]
+    fn break_away_is_continuous() {
+        let mut l = RateState::new(RateStateParams::default());
+        let n = 3.0;
+        let mut s = [0.4];
+        let f_s = l.static_force_n(&held(0.0, 0.0, n), &s);
+        assert_eq!(
+            l.initialize(&held(0.0, 0.5 * f_s, n), &mut s),
+            LawSwitch::Stick
+        );
+        let at_threshold = held(0.0, f_s, n);
+        assert_eq!(l.apply_event(0, &at_threshold, &mut s), LawSwitch::Continue);
+        assert_eq!(l.mode(), StickMode::Slip(-1.0));
+        let mut ds = [0.0];
+        let f0 = l.eval(&held(0.0, f_s, n), &s, &mut ds);
+        assert!((f0 - f_s).abs() < 1e-12 * f_s, "{f0} vs {f_s}");
+        // Well above v_s, the direct effect: N·a per e-fold of speed over v_s.
+        let v_s = l.params.v_stick_mps;
+        let f_fast = l.eval(&held(-1e4 * v_s, f_s, n), &s, &mut ds);
+        let expected = n * l.params.a * 1e4f64.ln();
+        assert!(
+            (f_fast - f0 - expected).abs() < 1e-6 * expected,
+            "{f_fast} {f0}"
+        );
+    }
+
+    /// In slip with a stick mode the analytic Jacobian matches central differences through
+    /// `v_rel = 0`, where the effective speed keeps the force smooth.
+    #[test]
+    fn slip_mode_jacobian_matches_differences() {
+        for evolution in [Evolution::Aging, Evolution::Slip] {
+            let mut l = RateState::new(RateStateParams {
+                evolution,
+                ..RateStateParams::default()
+            });
+            let mut s = [0.7];
+            // Start sliding forward.
+            l.initialize(&held(1e-9, 0.0, 4.0), &mut s);
+            assert_eq!(l.mode(), StickMode::Slip(1.0));
+            let v_s = l.params.v_stick_mps;
+            for v in [3.0 * v_s, 0.4 * v_s, -0.3 * v_s, 50.0 * v_s] {
+                let mut df_ds = [0.0];
+                let mut dds_dv = [0.0];
+                let mut dds_ds = [0.0];
+                let mut j = LawJacobian {
+                    df_dv: 0.0,
+                    df_dhold: 0.0,
+                    df_ds: &mut df_ds,
+                    dds_dv: &mut dds_dv,
+                    dds_ds: &mut dds_ds,
+                };
+                assert!(l.jacobian(&held(v, 0.0, 4.0), &s, &mut j));
+                let df_dv = j.df_dv;
+                let eval = |v: f64| {
+                    let mut ds = [0.0];
+                    let f = l.eval(&held(v, 0.0, 4.0), &s, &mut ds);
+                    (f, ds[0])
+                };
+                let h = 1e-4 * v_s;
+                let ((fp, dp), (fm, dm)) = (eval(v + h), eval(v - h));
+                let close = |a: f64, b: f64| (a - b).abs() <= 1e-5 * b.abs();
+                assert!(close(df_dv, (fp - fm) / (2.0 * h)), "{v}: {df_dv}");
+                assert!(
+                    close(dds_dv[0], (dp - dm) / (2.0 * h)),
+                    "{v}: {}",
+                    dds_dv[0]
+                );
+            }
+        }
     }
 
     /// The steady state of both evolution laws is `φ = ln(v₀/v)`, where the force is
