@@ -130,7 +130,12 @@ pub fn slip_statistics(
         return Ok(empty);
     };
     let record_s = last[c.t] - first[c.t];
-    let belt = (first[c.v] - first[c.v_rel]).abs();
+    // The driver's speed: the belt's (body minus slip velocity), or a load point's (the
+    // largest of its programme) on a fixed surface.
+    let belt = match find_role(columns, Role::DriverVelocity) {
+        Some(d) => rows.iter().map(|r| r[d].abs()).fold(0.0, f64::max),
+        None => (first[c.v] - first[c.v_rel]).abs(),
+    };
     let v_tol = v_tol_mps.unwrap_or(1e-3 * belt.max(1e-9));
     // Exact when a switch pair changes the stick flag.
     let exact = match (c.stick, c.event) {

@@ -57,6 +57,8 @@ pub enum Role {
     /// Position of the driver: the support or body pulled at the driver speed (the atomic
     /// models' cantilever base), against which a friction loop is drawn.
     DriverPosition,
+    /// Velocity of the driver (a load point following a programme of speeds).
+    DriverVelocity,
     /// Anything else (derived quantities).
     Other,
 }

@@ -10,18 +10,17 @@
 //! `E_kin + E_spring = E₀ + W_b + W_f − W_c` checks every run.
 
 use super::joint::BeltJoint;
-use super::reversal::Reversal;
 use crate::integrate::rk4_batch::{BatchRhs, Rk4Batch};
 use super::energy_columns::energy_columns;
 use super::contacts::check_same_structure;
+use super::one_block::OneContact;
 use super::{
     Anchor, Built, ConfigOf, ContactInfo, Derived, Dof, Layout, Link, LinkKind, Restart,
     Surface, SystemKind, SystemSpec,
 };
 use crate::integrate::{Column, Model, Role, SimError};
 use crate::laws::{
-    Contact, FrictionLaw, Law, LawConfig, LawJacobian, LawSwitch, LawVisitor, NoiseParams,
-    NormalLoadNoise,
+    Contact, FrictionLaw, Law, LawConfig, LawSwitch, LawVisitor, NoiseParams, NormalLoadNoise,
 };
 
 /// Equation of motion shown in the GUI.
@@ -137,6 +136,51 @@ impl SystemKind for BeltBlockParams {
         ]
     }
 
+    /// Steady sliding at the belt speed: with rate-and-state friction the critical stiffness
+    /// ([`hopf_threshold`](crate::laws::rate_state_stability::hopf_threshold) at `V = v_b`);
+    /// with a memoryless law whose characteristic falls at `v_b`, the critical damping
+    /// `c_c = ∂F_ss/∂v_rel` at `v_rel = −v_b` (the linearisation `m·ẍ + (c − c_c)·ẋ + k·x = 0`
+    /// loses its damping there, oscillating at `√(k/m)`).
+    fn stability_boundaries(&self, laws: &[LawConfig]) -> Vec<super::StabilityBoundary> {
+        let Some(config) = laws.first() else {
+            return Vec::new();
+        };
+        let vb = self.belt_speed_mps();
+        if vb.is_nan() || vb <= 0.0 {
+            return Vec::new();
+        }
+        if let LawConfig::RateState(law) = config {
+            return crate::laws::rate_state_stability::hopf_threshold(
+                law,
+                self.normal_load_n,
+                self.mass_kg,
+                self.damping_ns_per_m,
+                vb,
+            )
+            .map(super::StabilityBoundary::stiffness)
+            .into_iter()
+            .collect();
+        }
+        let law = config.build();
+        if law.n_states() > 0 {
+            return Vec::new();
+        }
+        let h = 1e-6 * vb;
+        let n = self.normal_load_n;
+        let slope = (law.steady_force(-vb + h, n) - law.steady_force(-vb - h, n)) / (2.0 * h);
+        if !(slope.is_finite() && slope > 0.0) {
+            return Vec::new();
+        }
+        vec![super::StabilityBoundary {
+            path: "system.damping".into(),
+            symbol: "c_c",
+            unit: "N·s/m",
+            value: slope,
+            unstable_below: true,
+            frequency_rad_per_s: self.omega_rad_per_s(),
+        }]
+    }
+
     fn build(&self, laws: &[LawConfig], noise: Option<&NoiseParams>) -> Built {
         let law = laws.first().map(LawConfig::build).unwrap_or_else(|| LawConfig::default().build());
         let model = BeltBlock::new(self.clone(), law, noise.cloned().map(NormalLoadNoise::new));
@@ -155,17 +199,12 @@ pub const STICK_VELOCITY_FRACTION: f64 = 1e-3;
 #[derive(Clone, Debug)]
 pub struct BeltBlock {
     params: BeltBlockParams,
-    law: Law,
+    /// The block's contact: its law and events.
+    contact: OneContact,
     noise: Option<NormalLoadNoise>,
     joint: Option<BeltJoint>,
     belt_speed_mps: f64,
     inv_mass: f64,
-    n_law: usize,
-    n_law_events: usize,
-    /// Whether the law has an after-step hook (cached: asked after every step).
-    law_after_step: bool,
-    /// Velocity-reversal event for laws with a kink at `v_rel = 0`.
-    reversal: Option<Reversal>,
     /// Mechanical energy at the start of the run [J].
     initial_energy_j: f64,
 }
@@ -180,24 +219,15 @@ impl BeltBlock {
             params.joint_length_m,
             belt_speed_mps,
         );
-        let n_law = law.n_states();
-        let n_law_events = law.n_events();
-        let law_after_step = law.has_after_step();
-        let reversal = law
-            .kinks_at_reversal()
-            .then(|| Reversal::new(params.initial_slip_velocity_mps));
+        let contact = OneContact::new(law, params.initial_slip_velocity_mps);
         let inv_mass = 1.0 / params.mass_kg;
         Self {
             params,
-            law,
+            contact,
             noise,
             joint,
             belt_speed_mps,
             inv_mass,
-            n_law,
-            n_law_events,
-            law_after_step,
-            reversal,
             initial_energy_j: 0.0,
         }
     }
@@ -209,18 +239,18 @@ impl BeltBlock {
 
     /// The friction law (with its current mode).
     pub fn law(&self) -> &Law {
-        &self.law
+        self.contact.law()
     }
 
     /// The friction law, mutable (live parameter changes).
     pub fn law_mut(&mut self) -> &mut Law {
-        &mut self.law
+        self.contact.law_mut()
     }
 
     /// Replaces the parameters; belt speed and joint follow. The caller re-initialises the
     /// run's mode afterwards if the change moved the contact out of its current mode.
     pub fn set_params(&mut self, params: BeltBlockParams) {
-        let fresh = Self::new(params, self.law.clone(), None);
+        let fresh = Self::new(params, self.law().clone(), None);
         self.params = fresh.params;
         self.inv_mass = fresh.inv_mass;
         self.joint = fresh.joint;
@@ -242,7 +272,8 @@ impl BeltBlock {
         let mut y = vec![0.0; self.dim()];
         y[0] = self.params.initial_position_m;
         y[1] = self.belt_speed_mps + self.params.initial_slip_velocity_mps;
-        self.law.initial_states(&mut y[2..2 + self.n_law]);
+        let n = self.contact.n_states();
+        self.law().initial_states(&mut y[2..2 + n]);
         y
     }
 
@@ -296,28 +327,15 @@ impl BeltBlock {
         }
     }
 
-    fn law_states<'a>(&self, y: &'a [f64]) -> &'a [f64] {
-        &y[2..2 + self.n_law]
-    }
-
     /// Friction force at `(t, y)` [N].
     pub fn friction_force_n(&self, t: f64, y: &[f64]) -> f64 {
-        let c = self.contact(t, y);
-        let mut scratch = [0.0; 64];
-        let mut heap;
-        let ds: &mut [f64] = if self.n_law <= scratch.len() {
-            &mut scratch[..self.n_law]
-        } else {
-            heap = vec![0.0; self.n_law];
-            &mut heap
-        };
-        self.law.eval(&c, self.law_states(y), ds)
+        self.contact.force_n(&self.contact(t, y), y)
     }
 
     /// Whether the block sticks at `(t, y)`: the law's exact mode when it has one, else
     /// `|v_rel| < 10⁻³·v_b`.
     pub fn is_stuck(&self, t: f64, y: &[f64]) -> bool {
-        self.law.stuck().unwrap_or_else(|| {
+        self.law().stuck().unwrap_or_else(|| {
             let c = self.contact(t, y);
             c.v_rel_mps.abs() < STICK_VELOCITY_FRACTION * self.belt_speed_mps.abs().max(1e-9)
         })
@@ -357,13 +375,13 @@ impl BeltBlock {
         y: &[f64],
         g: &mut [f64],
     ) {
-        let ne = self.n_law_events;
+        let ne = self.contact.n_law_events();
         if ne > 0 {
             let c = self.contact_with::<VARYING_LOAD>(t, y);
             let n = law.n_states();
             law.events(&c, &y[2..2 + n], &mut g[..ne]);
         }
-        if let Some(r) = &self.reversal {
+        if let Some(r) = self.contact.reversal() {
             g[ne] = r.guard(y[1] - self.belt_speed_mps);
         }
     }
@@ -376,7 +394,7 @@ impl BeltBlock {
     /// E₀ such that the balance error is zero now; at t = 0 the work integrals are zero and
     /// this is the initial energy, after a live parameter change it restarts the check.
     fn rebase_energy(&mut self, y: &[f64]) {
-        let q = 2 + self.n_law;
+        let q = 2 + self.contact.n_states();
         self.initial_energy_j = self.mechanical_energy_j(y) - (y[q + 1] + y[q] - y[q + 2]);
     }
 
@@ -389,7 +407,7 @@ impl BeltBlock {
 
 impl Model for BeltBlock {
     fn dim(&self) -> usize {
-        2 + self.n_law + N_WORK
+        2 + self.contact.n_states() + N_WORK
     }
 
     fn n_quadratures(&self) -> usize {
@@ -398,7 +416,7 @@ impl Model for BeltBlock {
 
     fn state_names(&self) -> Vec<String> {
         let mut v = vec!["x".to_string(), "v".to_string()];
-        v.extend(self.law.state_columns().into_iter().map(|c| c.name));
+        v.extend(self.law().state_columns().into_iter().map(|c| c.name));
         v.extend(["w_friction", "w_belt", "w_damping"].map(String::from));
         v
     }
@@ -407,8 +425,9 @@ impl Model for BeltBlock {
         // 1 cm and 1 cm/s: with rtol 1e-8 this gives atol 1e-10, as in the peer benchmarks.
         scales[0] = 0.01;
         scales[1] = 0.01;
-        self.law.state_scales(&mut scales[2..2 + self.n_law]);
-        for s in &mut scales[2 + self.n_law..] {
+        let n = self.contact.n_states();
+        self.law().state_scales(&mut scales[2..2 + n]);
+        for s in &mut scales[2 + n..] {
             *s = 1.0;
         }
     }
@@ -446,12 +465,8 @@ impl Model for BeltBlock {
 
     fn initialize(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
         let c = self.contact(t, y);
-        let n = self.n_law;
-        let switch = self.law.initialize(&c, &mut y[2..2 + n]);
+        let switch = self.contact.start(&c, y, false);
         self.apply_switch(switch, y);
-        if let Some(r) = self.reversal.as_mut() {
-            r.reset(y[1] - self.belt_speed_mps);
-        }
         self.rebase_energy(y);
         Ok(())
     }
@@ -460,11 +475,11 @@ impl Model for BeltBlock {
         let params = BeltBlockParams::of(&spec.system)
             .ok_or_else(|| Restart::Changed("another system was chosen".into()))?;
         spec.check_contacts()?;
-        check_same_structure(std::slice::from_ref(&self.law), &spec.laws)?;
+        check_same_structure(std::slice::from_ref(self.law()), &spec.laws)?;
         if self.noise.as_ref().map(|n| &n.params) != spec.noise.as_ref() {
             return Err(Restart::Changed("the load noise changed".into()));
         }
-        self.law.set_params(&spec.laws[0]);
+        self.contact.law_mut().set_params(&spec.laws[0]);
         self.set_params(params.clone());
         Ok(())
     }
@@ -473,140 +488,82 @@ impl Model for BeltBlock {
     /// energy check from the current state.
     fn resume(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
         let c = self.contact(t, y);
-        let n = self.n_law;
-        let switch = self.law.resume(&c, &mut y[2..2 + n]);
+        let switch = self.contact.start(&c, y, true);
         self.apply_switch(switch, y);
-        if let Some(r) = self.reversal.as_mut() {
-            r.reset(y[1] - self.belt_speed_mps);
-        }
         self.rebase_energy(y);
         Ok(())
     }
 
     #[inline]
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
-        self.rhs_with::<_, true>(&self.law, t, y, dy);
+        self.rhs_with::<_, true>(self.contact.law(), t, y, dy);
     }
 
     /// Rows `x, v, law states, W_f, W_b, W_c`; columns `x, v, law states`. With
     /// `F_hold = k·x + c·ẋ`: `∂ẍ/∂x = (∂F/∂F_hold − 1)·k/m`, `∂ẍ/∂ẋ = (∂F/∂v + (∂F/∂F_hold − 1)·c)/m`.
     fn jacobian(&self, t: f64, y: &[f64], jac: &mut [f64]) -> bool {
-        const MAX_LAW: usize = 8;
-        let n = self.n_law;
-        if n > MAX_LAW {
-            return false;
-        }
-        let (mut df_ds, mut dds_dv, mut dds_ds) =
-            ([0.0; MAX_LAW], [0.0; MAX_LAW], [0.0; MAX_LAW * MAX_LAW]);
-        let mut lj = LawJacobian {
-            df_dv: 0.0,
-            df_dhold: 0.0,
-            df_ds: &mut df_ds[..n],
-            dds_dv: &mut dds_dv[..n],
-            dds_ds: &mut dds_ds[..n * n],
-        };
-        let c = self.contact(t, y);
-        if !self.law.jacobian(&c, self.law_states(y), &mut lj) {
-            return false;
-        }
         let p = &self.params;
-        let (k, cd, m_inv) = (p.stiffness_n_per_m, p.damping_ns_per_m, self.inv_mass);
+        let (k, cd) = (p.stiffness_n_per_m, p.damping_ns_per_m);
+        let c = self.contact(t, y);
+        let Some(slopes) = self.contact.jacobian(&c, y, k, cd, p.mass_kg, jac) else {
+            return false;
+        };
+        let n = self.contact.n_states();
         let nd = 2 + n;
-        jac.iter_mut().for_each(|v| *v = 0.0);
-        // ∂F/∂x and ∂F/∂ẋ through F_hold and v_rel.
-        let df_dx = lj.df_dhold * k;
-        let df_dxd = lj.df_dv + lj.df_dhold * cd;
-        jac[1] = 1.0;
-        jac[nd] = (df_dx - k) * m_inv;
-        jac[nd + 1] = (df_dxd - cd) * m_inv;
-        for jj in 0..n {
-            jac[nd + 2 + jj] = lj.df_ds[jj] * m_inv;
-        }
-        for i in 0..n {
-            let row = (2 + i) * nd;
-            jac[row + 1] = lj.dds_dv[i];
-            for jj in 0..n {
-                jac[row + 2 + jj] = lj.dds_ds[i * n + jj];
-            }
-        }
         // Work integrals: Ẇ_f = F·v_rel, Ẇ_b = F·v_b, Ẇ_c = c·ẋ².
         let f = self.friction_force_n(t, y);
         let v_rel = c.v_rel_mps;
         let vb = self.belt_speed_mps;
         let q = nd * nd;
-        jac[q] = df_dx * v_rel;
-        jac[q + 1] = df_dxd * v_rel + f;
-        jac[q + nd] = df_dx * vb;
-        jac[q + nd + 1] = df_dxd * vb;
+        jac[q] = slopes.df_dq * v_rel;
+        jac[q + 1] = slopes.df_dv * v_rel + f;
+        jac[q + nd] = slopes.df_dq * vb;
+        jac[q + nd + 1] = slopes.df_dv * vb;
         for jj in 0..n {
-            jac[q + 2 + jj] = lj.df_ds[jj] * v_rel;
-            jac[q + nd + 2 + jj] = lj.df_ds[jj] * vb;
+            jac[q + 2 + jj] = slopes.df_ds[jj] * v_rel;
+            jac[q + nd + 2 + jj] = slopes.df_ds[jj] * vb;
         }
         jac[q + 2 * nd + 1] = 2.0 * cd * y[1];
         true
     }
 
     fn n_events(&self) -> usize {
-        self.n_law_events + usize::from(self.reversal.is_some())
+        self.contact.n_events()
     }
 
     fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
-        self.events_with::<_, true>(&self.law, t, y, g);
+        self.events_with::<_, true>(self.contact.law(), t, y, g);
     }
 
     fn apply_event(&mut self, index: usize, t: f64, y: &mut [f64]) -> Result<(), SimError> {
-        if index == self.n_law_events {
-            if let Some(r) = self.reversal.as_mut() {
-                r.flip();
-            }
-            return Ok(());
-        }
         let c = self.contact(t, y);
-        let n = self.n_law;
-        let switch = self.law.apply_event(index, &c, &mut y[2..2 + n]);
+        let switch = self.contact.apply_event(index, &c, y);
         self.apply_switch(switch, y);
         Ok(())
     }
 
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> bool {
-        if !self.law_after_step {
+        if !self.contact.has_after_step() {
             return false;
         }
         let c = self.contact(t, y);
-        let n = self.n_law;
-        self.law.after_step(&c, &mut y[2..2 + n])
+        self.contact.after_step(&c, y)
     }
 
     fn columns(&self) -> Vec<Column> {
         let mut cols = vec![
             Column::new("x", "m").role(Role::Position(0)),
             Column::new("v", "m/s").role(Role::Velocity(0)),
-            Column::new("v_rel", "m/s").role(Role::SlipVelocity(0)),
-            Column::new("friction_force", "N")
-                .role(Role::FrictionForce(0))
-                .symbol("F_f"),
-            Column::new("spring_force", "N")
-                .role(Role::SpringForce(0))
-                .symbol("F_k"),
-            Column::new("stick", "").role(Role::Stick(0)),
-            Column::new("normal_load", "N")
-                .role(Role::NormalLoad(0))
-                .symbol("N"),
         ];
-        cols.extend(
-            self.law
-                .state_columns()
-                .into_iter()
-                .enumerate()
-                .map(|(index, c)| c.role(Role::LawState { contact: 0, index })),
-        );
+        cols.extend(OneContact::contact_columns());
+        cols.extend(self.contact.state_columns());
         cols.extend(energy_columns(1));
         cols
     }
 
     fn observe(&self, t: f64, y: &[f64], row: &mut [f64]) {
         let p = &self.params;
-        let n = self.n_law;
+        let n = self.contact.n_states();
         let c = self.contact(t, y);
         row[0] = y[0];
         row[1] = y[1];
@@ -615,7 +572,7 @@ impl Model for BeltBlock {
         row[4] = -p.stiffness_n_per_m * y[0];
         row[5] = f64::from(u8::from(self.is_stuck(t, y)));
         row[6] = c.normal_load_n;
-        row[7..7 + n].copy_from_slice(self.law_states(y));
+        row[7..7 + n].copy_from_slice(self.contact.states(y));
         let q = 2 + n;
         let (w_f, w_b, w_c) = (y[q], y[q + 1], y[q + 2]);
         let e_kin = 0.5 * p.mass_kg * y[1] * y[1];
@@ -642,14 +599,14 @@ impl Model for BeltBlock {
     }
 
     fn prefers_implicit(&self) -> bool {
-        self.law.is_stiff()
+        self.law().is_stiff()
     }
 
     fn rk4_batch(&self, batch: &mut Rk4Batch<'_>) -> bool {
-        if self.law_after_step {
+        if self.contact.has_after_step() {
             return false;
         }
-        self.law.visit(BatchVisit { block: self, batch });
+        self.contact.law().visit(BatchVisit { block: self, batch });
         true
     }
 }

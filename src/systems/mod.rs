@@ -24,8 +24,10 @@ pub mod energy_columns;
 pub mod joint;
 pub mod layout;
 mod not_a_flow;
+pub mod one_block;
 pub mod reversal;
 pub mod spec;
+pub mod stability;
 
 pub use belt_block::{BeltBlock, BeltBlockParams};
 pub use carlson_langer::{CarlsonLanger, CarlsonLangerParams};
@@ -38,6 +40,8 @@ pub use logistic::{LogisticMap, LogisticParams};
 pub use lorenz::{Lorenz, LorenzParams};
 pub use registry::{ConfigOf, Derived, HeatBathKeys, SystemInfo, SystemKind, ThermalFriction};
 pub use spec::{Built, Restart, SystemSpec};
+pub use spring_slider::{Programme, SpringSliderParams, Start};
+pub use stability::StabilityBoundary;
 pub use tomlinson::{Tomlinson, TomlinsonParams};
 
 use crate::laws::{LawConfig, NoiseParams};
@@ -46,6 +50,7 @@ use crate::params::ParamSet;
 system_registry! {
     BeltBlock => "belt_block", belt_block::BeltBlockParams;
     TwoBlock => "two_block", two_block::TwoBlockParams;
+    SpringSlider => "spring_slider", spring_slider::SpringSliderParams;
     Chain => "chain", chain::ChainParams;
     CarlsonLanger => "carlson_langer", carlson_langer::CarlsonLangerParams;
     Tomlinson => "tomlinson", tomlinson::TomlinsonParams;

@@ -2,7 +2,7 @@
 //! turns one line per system into the preset enum [`SystemConfig`](super::SystemConfig), the
 //! menu table [`SYSTEMS`](super::SYSTEMS) and their dispatch.
 
-use super::{Built, Layout};
+use super::{Built, Layout, StabilityBoundary};
 use crate::laws::{LawConfig, NoiseParams};
 use crate::params::ParamSet;
 
@@ -109,6 +109,13 @@ pub trait SystemKind: ParamSet + Clone + Default + PartialEq + Send + Sync + 'st
     /// bath and a drive speed (friction sweeps apply); cheap.
     fn heat_bath_keys(&self) -> Option<HeatBathKeys> {
         None
+    }
+
+    /// Where steady sliding loses its stability in one of the parameters, from the
+    /// linearised equations with these laws (one per contact): a critical stiffness, damping…
+    /// Empty (the default) when the system does not know.
+    fn stability_boundaries(&self, _laws: &[LawConfig]) -> Vec<StabilityBoundary> {
+        Vec::new()
     }
 
     /// Builds the model with one law per contact (`laws.len() == n_contacts()`) and the
@@ -244,6 +251,14 @@ macro_rules! system_registry {
             /// The keys of the drive speed and temperature, with a heat bath (cheap).
             pub fn heat_bath_keys(&self) -> Option<$crate::systems::HeatBathKeys> {
                 dispatch_system!(self, p => p.heat_bath_keys())
+            }
+
+            /// Where steady sliding loses its stability, with these laws.
+            pub fn stability_boundaries(
+                &self,
+                laws: &[LawConfig],
+            ) -> Vec<$crate::systems::StabilityBoundary> {
+                dispatch_system!(self, p => p.stability_boundaries(laws))
             }
 
             /// The system's own scheme for these settings, if it has one.

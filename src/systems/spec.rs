@@ -75,6 +75,12 @@ impl SystemSpec {
         }
     }
 
+    /// Where steady sliding loses its stability with these laws
+    /// ([`SystemKind::stability_boundaries`](super::SystemKind::stability_boundaries)).
+    pub fn stability_boundaries(&self) -> Vec<super::StabilityBoundary> {
+        self.system.stability_boundaries(&self.laws)
+    }
+
     /// Checks that `laws` has one law per contact of the system.
     pub fn check_contacts(&self) -> Result<(), Restart> {
         let n = self.system.n_contacts();
