@@ -117,14 +117,22 @@ pub fn fit_line(y: &[f64], dx: f64, start: usize, end: usize) -> Option<LineFit>
 /// Exponent `p` of a power law `c ∝ n^p` through points `(n, c)`: the least-squares slope of
 /// `ln c` against `ln n` (cost against problem size, for the scaling tables).
 pub fn power_law_exponent(points: &[(f64, f64)]) -> f64 {
+    let logs: Vec<(f64, f64)> = points.iter().map(|(n, c)| (n.ln(), c.ln())).collect();
+    line_through(&logs).map_or(f64::NAN, |(slope, _)| slope)
+}
+
+/// Least-squares line `y = slope·x + intercept` through points `(x, y)`; `None` with fewer
+/// than two distinct `x`.
+pub fn line_through(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     let m = points.len() as f64;
-    let mx = points.iter().map(|p| p.0.ln()).sum::<f64>() / m;
-    let my = points.iter().map(|p| p.1.ln()).sum::<f64>() / m;
-    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), (n, c)| {
-        let dx = n.ln() - mx;
-        (a + dx * (c.ln() - my), b + dx * dx)
+    let mx = points.iter().map(|p| p.0).sum::<f64>() / m;
+    let my = points.iter().map(|p| p.1).sum::<f64>() / m;
+    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), (x, y)| {
+        let dx = x - mx;
+        (a + dx * (y - my), b + dx * dx)
     });
-    sxy / sxx
+    let slope = sxy / sxx;
+    (sxx > 0.0 && slope.is_finite()).then_some((slope, my - slope * mx))
 }
 
 /// The straight region of `y` (module doc), `x = k·dx`; `None` when no segment qualifies.

@@ -15,6 +15,7 @@ pub mod floquet;
 pub mod friction_sweep;
 pub mod lattice_slips;
 pub mod linefit;
+pub mod load_point;
 pub mod lyapunov;
 pub mod magnitude_stats;
 pub mod measured;

@@ -1,5 +1,5 @@
 //! The command-line front end: `tribolab run | check | lyapunov | analyze | floquet | sweep |
-//! events | friction | laws | systems | presets | bench`. Thin: parsing and printing only; the work is done by the core.
+//! events | friction | rig | laws | systems | presets | bench`. Thin: parsing and printing only; the work is done by the core.
 
 mod analyze;
 mod args;
@@ -13,6 +13,7 @@ mod friction_sweep;
 mod laws;
 mod lyapunov;
 mod opts;
+mod rig;
 mod run;
 mod summary;
 mod sweep;
@@ -78,6 +79,12 @@ USAGE:
                                    activated law F_c − ΔF·|ln(v/v_c)|^β fitted to friction
                                    against speed, the viscous drag γ·v taken off first
                                    (--viscous: kept)
+    tribolab rig PRESET.ron [--duration S] [--set PATH=VALUE]... [--out FILE.csv]
+                                   velocity steps and slide–hold–slide: runs a preset whose
+                                   load point follows a programme and reads each step (μ
+                                   before, peak, end; ≈ a and a − b) and each hold (Δμ_peak
+                                   against the hold time, healing rate per decade): one CSV
+                                   row per step or hold, the table on stderr
     tribolab laws                  list the friction laws with parameter keys, units, ranges
     tribolab systems               list the mechanical systems with their parameters
     tribolab presets               list the built-in presets
@@ -113,6 +120,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         "sweep" => sweep::sweep_cmd(rest),
         "events" => events::events_cmd(rest),
         "friction" => friction_sweep::friction_cmd(rest),
+        "rig" => rig::rig_cmd(rest),
         "lyapunov" => lyapunov::lyapunov(rest),
         "laws" => laws::print_laws(),
         "systems" => laws::print_systems(),
