@@ -105,6 +105,38 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/lugre_chain_w3.ron"),
     ),
     (
+        "spring_slider_stick_slip",
+        include_str!("../../presets/spring_slider_stick_slip.ron"),
+    ),
+    (
+        "rate_state_velocity_steps",
+        include_str!("../../presets/rate_state_velocity_steps.ron"),
+    ),
+    (
+        "rate_state_strengthening",
+        include_str!("../../presets/rate_state_strengthening.ron"),
+    ),
+    (
+        "rate_state_slide_hold_slide",
+        include_str!("../../presets/rate_state_slide_hold_slide.ron"),
+    ),
+    (
+        "rate_state_stable_sliding",
+        include_str!("../../presets/rate_state_stable_sliding.ron"),
+    ),
+    (
+        "rate_state_stick_slip",
+        include_str!("../../presets/rate_state_stick_slip.ron"),
+    ),
+    (
+        "rate_state_bench",
+        include_str!("../../presets/rate_state_bench.ron"),
+    ),
+    (
+        "rate_state_chain",
+        include_str!("../../presets/rate_state_chain.ron"),
+    ),
+    (
         "pt_single_slips",
         include_str!("../../presets/pt_single_slips.ron"),
     ),
