@@ -307,3 +307,44 @@ fn slip_events_tab_lists_events_and_selects_one() {
     // The statistics headline and the space–time plot are on screen.
     h.get_by_label_contains("Slip rate of every block");
 }
+
+/// A slide–hold–slide run in the *Steps & holds* tab: the holds are read off the record as it
+/// grows (peaks higher after longer holds, a healing rate per decade), the critical stiffness is
+/// stated beside the sliders, and the load point's programme is a menu.
+#[test]
+fn steps_and_holds_tab_reads_the_holds_of_a_slide_hold_slide_run() {
+    let preset = builtin::load("rate_state_slide_hold_slide")
+        .unwrap()
+        .unwrap();
+    let mut h = gui_common::window_with_preset(egui::vec2(1400.0, 880.0), preset);
+    h.state_mut().set_max_speed(true);
+    h.get_by_label("Steps & holds").click();
+    h.run_steps(2);
+    assert_eq!(h.state().session().view.tab, Tab::LoadPoint);
+    // Four holds (1 s to 32 s) and their reloads end before t = 150 s.
+    run_until(&mut h, 120.0, |a| {
+        a.load_point_tests()
+            .holds
+            .iter()
+            .filter(|h| h.complete)
+            .count()
+            >= 4
+    });
+    let holds = h.state().load_point_tests().holds.clone();
+    for w in holds.windows(2).filter(|w| w[1].complete) {
+        assert!(w[1].hold_s > 3.0 * w[0].hold_s, "{holds:?}");
+        assert!(w[1].healing() > w[0].healing(), "{holds:?}");
+    }
+    h.get_by_label_contains("Healing: the peak on reloading rises by");
+    h.get_by_label_contains("k_c = ");
+    // The programme is a menu of its options.
+    h.get_by_role_and_label(Role::ComboBox, "programme").click();
+    h.run_steps(2);
+    h.get_by_label("VelocitySteps").click();
+    h.run_steps(3);
+    let tribolab::systems::SystemConfig::SpringSlider(s) = &h.state().session().preset.system
+    else {
+        panic!("not the spring–slider");
+    };
+    assert_eq!(s.programme, tribolab::systems::Programme::VelocitySteps);
+}

@@ -254,6 +254,11 @@ impl TriboApp {
         self.catalogue.as_ref()
     }
 
+    /// The velocity steps and holds the *Steps & holds* tab last read from the record.
+    pub fn load_point_tests(&self) -> &crate::analysis::load_point::LoadPointTests {
+        self.plots.load_point.tests()
+    }
+
     /// Analyses: jobs in progress, results, the imported series.
     pub fn analysis(&self) -> &Lab {
         &self.lab

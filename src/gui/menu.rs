@@ -10,22 +10,7 @@ use crate::preset::builtin::BUILTIN;
 pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            ui.menu_button("Built-in presets", |ui| {
-                for (stem, text) in BUILTIN {
-                    match Preset::from_ron(text, &format!("<builtin:{stem}>")) {
-                        Ok(p) => {
-                            let r = ui.button(&p.name).on_hover_text(&p.description);
-                            if r.clicked() {
-                                app.load_preset(p, format!("<builtin:{stem}>"));
-                                ui.close();
-                            }
-                        }
-                        Err(e) => {
-                            ui.label(format!("{stem}: {e}"));
-                        }
-                    }
-                }
-            });
+            ui.menu_button("Built-in presets", |ui| builtin_menu(app, ui));
             if ui
                 .add(egui::Button::new("Open preset…").shortcut_text("Ctrl+O"))
                 .clicked()
@@ -96,4 +81,40 @@ pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
             }
         });
     });
+}
+
+/// The built-in presets, one submenu per system (in the systems' menu order), each preset with
+/// its description on hover.
+fn builtin_menu(app: &mut TriboApp, ui: &mut egui::Ui) {
+    let presets: Vec<(&str, Result<Preset, String>)> = BUILTIN
+        .iter()
+        .map(|(stem, text)| {
+            let parsed = Preset::from_ron(text, &format!("<builtin:{stem}>"));
+            (*stem, parsed.map_err(|e| e.to_string()))
+        })
+        .collect();
+    for (stem, p) in &presets {
+        if let Err(e) = p {
+            ui.label(format!("{stem}: {e}"));
+        }
+    }
+    for info in crate::systems::SYSTEMS {
+        let of_system: Vec<(&str, &Preset)> = presets
+            .iter()
+            .filter_map(|(stem, p)| p.as_ref().ok().map(|p| (*stem, p)))
+            .filter(|(_, p)| p.system.variant() == info.variant)
+            .collect();
+        if of_system.is_empty() {
+            continue;
+        }
+        ui.menu_button(info.name, |ui| {
+            for (stem, p) in of_system {
+                let r = ui.button(&p.name).on_hover_text(&p.description);
+                if r.clicked() {
+                    app.load_preset(p.clone(), format!("<builtin:{stem}>"));
+                    ui.close();
+                }
+            }
+        });
+    }
 }

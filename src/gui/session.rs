@@ -42,11 +42,13 @@ pub enum Tab {
     Events,
     /// Mean friction against speed or temperature with error bars, and the activated law.
     FrictionSweep,
+    /// Velocity steps and holds of a load-point programme: friction record, healing curve.
+    LoadPoint,
 }
 
 impl Tab {
     /// All tabs in display order.
-    pub const ALL: [Tab; 13] = [
+    pub const ALL: [Tab; 14] = [
         Tab::Grid,
         Tab::Traces,
         Tab::Phase,
@@ -60,6 +62,7 @@ impl Tab {
         Tab::Bifurcation,
         Tab::Events,
         Tab::FrictionSweep,
+        Tab::LoadPoint,
     ];
 
     /// Whether the view draws the simulation's history (the analysis views draw results).
@@ -73,6 +76,7 @@ impl Tab {
                 | Tab::Spectrum
                 | Tab::Poincare
                 | Tab::Events
+                | Tab::LoadPoint
         )
     }
 
@@ -92,6 +96,7 @@ impl Tab {
             Tab::Bifurcation => "Bifurcation",
             Tab::Events => "Slip events",
             Tab::FrictionSweep => "Friction sweep",
+            Tab::LoadPoint => "Steps & holds",
         }
     }
 }

@@ -22,6 +22,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
             egui::ComboBox::from_label("Mechanical system")
                 .selected_text(name)
                 .width(200.0)
+                .height(480.0)
                 .truncate()
                 .show_ui(ui, |ui| {
                     for s in SYSTEMS {
@@ -54,6 +55,14 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
                     .map(|d| format!("{} = {}", d.label, format_si(d.value, d.unit, 4)))
                     .collect();
                 ui.label(egui::RichText::new(line.join(" · ")).small());
+            }
+            // Where steady sliding loses its stability, with the laws as set.
+            for b in app.session.preset.spec().stability_boundaries() {
+                ui.label(egui::RichText::new(b.describe()).small())
+                    .on_hover_text(
+                        "From the linearised equations about steady sliding at the driver's speed; \
+                         the Bifurcation tab draws it on a sweep of this parameter.",
+                    );
             }
             if info.discrete {
                 ui.label(

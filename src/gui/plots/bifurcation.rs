@@ -18,6 +18,9 @@ use crate::params::{ParamMeta, Scale};
 pub const UP_COLOR: egui::Color32 = egui::Color32::from_rgb(31, 119, 180);
 /// Colour of the down branch.
 pub const DOWN_COLOR: egui::Color32 = egui::Color32::from_rgb(230, 110, 20);
+/// Colour of the linear stability boundary.
+const BOUNDARY_COLOR: egui::Color32 = egui::Color32::from_rgb(200, 40, 40);
+
 /// Most points drawn per parameter value and branch (the newest).
 const MAX_POINTS_PER_RUN: usize = 300;
 /// Fewest points drawn per run when a long sweep shares [`MAX_POINTS`] out.
@@ -354,6 +357,15 @@ fn diagram(app: &mut TriboApp, ui: &mut egui::Ui, view: &SweepView, column: usiz
         plot = plot.reset();
     }
     let picked = app.lab.picked().map(|p| p.value);
+    // Where steady sliding loses its stability in the swept parameter (the linearisation).
+    let boundaries: Vec<_> = app
+        .session
+        .preset
+        .spec()
+        .stability_boundaries()
+        .into_iter()
+        .filter(|b| b.path == view.param)
+        .collect();
     let series = [
         (Branch::Up, "up branch", UP_COLOR),
         (Branch::Down, "down branch", DOWN_COLOR),
@@ -381,6 +393,20 @@ fn diagram(app: &mut TriboApp, ui: &mut egui::Ui, view: &SweepView, column: usiz
         }
         if let Some(v) = picked {
             p.vline(VLine::new("loaded into the live run", v).color(egui::Color32::GRAY));
+        }
+        for b in &boundaries {
+            p.vline(
+                VLine::new(
+                    format!(
+                        "{} from the linearisation (steady sliding unstable {})",
+                        b.symbol,
+                        if b.unstable_below { "below" } else { "above" }
+                    ),
+                    b.value,
+                )
+                .color(BOUNDARY_COLOR)
+                .style(egui_plot::LineStyle::dashed_loose()),
+            );
         }
     });
     let transform = response.transform;

@@ -11,6 +11,7 @@ mod floquet;
 mod friction_sweep;
 mod friction_velocity;
 mod job_bar;
+mod load_point;
 mod lyapunov;
 mod phase;
 mod poincare;
@@ -52,6 +53,8 @@ pub struct PlotCache {
     /// Stick fraction of the window and when it was computed (a full scan of the window,
     /// refreshed a few times a second while running).
     pub stick_fraction: Option<(std::time::Instant, StickFractions)>,
+    /// Velocity steps and holds read from the record.
+    pub load_point: load_point::LoadPointCache,
     follow_initialised: bool,
 }
 
@@ -61,6 +64,7 @@ impl PlotCache {
         self.spectrum = SpectrumCache::default();
         self.stick_fraction = None;
         self.space_time = events::SpaceTimeCache::default();
+        self.load_point = load_point::LoadPointCache::default();
         if !self.follow_initialised {
             self.follow = true;
             self.follow_initialised = true;
@@ -82,6 +86,10 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
             }
             // Friction sweeps need a thermal bath and a drive speed.
             if tab == Tab::FrictionSweep && app.session.preset.system.heat_bath_keys().is_none() {
+                continue;
+            }
+            // Steps and holds need a load point with a programme of speeds.
+            if tab == Tab::LoadPoint && !load_point::applies(app) {
                 continue;
             }
             ui.selectable_value(&mut app.session.view.tab, tab, tab.title());
@@ -131,6 +139,7 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
         Tab::Bifurcation => bifurcation::show(app, ui, reset),
         Tab::Events => events::show(app, ui, reset),
         Tab::FrictionSweep => friction_sweep::show(app, ui, reset),
+        Tab::LoadPoint => load_point::show(app, ui, reset),
     }
 }
 
