@@ -348,3 +348,28 @@ fn steps_and_holds_tab_reads_the_holds_of_a_slide_hold_slide_run() {
     };
     assert_eq!(s.programme, tribolab::systems::Programme::VelocitySteps);
 }
+
+/// The playback speed holds when the integrator's steps are much longer than a frame (a slider
+/// at rest, then sliding steadily, takes steps of tens of seconds): the model time sent to the
+/// window advances at the set factor, not a whole step at a time.
+#[test]
+fn playback_speed_holds_when_the_steps_are_long() {
+    let preset = builtin::load("rate_state_stable_sliding").unwrap().unwrap();
+    let factor = preset.playback.speed;
+    let mut h = gui_common::window_with_preset(egui::vec2(1400.0, 880.0), preset);
+    let started = std::time::Instant::now();
+    while started.elapsed() < Duration::from_secs(3) {
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let t = h.state().run_state().t_s;
+    assert!(
+        t <= 1.5 * factor * wall + 1.0,
+        "{t} s of model time in {wall} s at {factor}×"
+    );
+    assert!(
+        t >= 0.2 * factor * wall,
+        "{t} s of model time in {wall} s at {factor}×"
+    );
+}

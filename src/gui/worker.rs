@@ -147,6 +147,7 @@ impl WorkerHandle {
                     speed,
                     last_tick: Instant::now(),
                     model_clock_s: 0.0,
+                    delivered_s: 0.0,
                     max_chunk_model_s: 0.1,
                 };
                 w.restart(preset);
@@ -190,8 +191,11 @@ struct Worker {
     speed: Speed,
     last_tick: Instant,
     /// Model time the run should have reached at the requested speed [s]; kept apart from
-    /// the simulation time, which overshoots each target by part of a step.
+    /// the simulation time, which overshoots each target by part of a step (by hundreds of
+    /// seconds when the run slides steadily and the steps grow).
     model_clock_s: f64,
+    /// Model time up to which rows have been sent [s].
+    delivered_s: f64,
     max_chunk_model_s: f64,
 }
 
@@ -237,18 +241,18 @@ impl Worker {
             Command::Play => {
                 self.running = true;
                 self.last_tick = Instant::now();
-                self.model_clock_s = self.sim.as_ref().map_or(0.0, Runner::time_s);
+                self.model_clock_s = self.delivered_s;
             }
             Command::Pause => self.running = false,
             Command::Step(dt) => {
                 self.running = false;
-                if let Some(t) = self.sim.as_ref().map(Runner::time_s) {
-                    return self.advance_to(t + dt.max(0.0));
+                if self.sim.is_some() {
+                    return self.advance_to(self.delivered_s + dt.max(0.0));
                 }
             }
             Command::SetSpeed(s) => {
                 self.speed = s;
-                self.model_clock_s = self.sim.as_ref().map_or(0.0, Runner::time_s);
+                self.model_clock_s = self.delivered_s;
             }
             Command::Shutdown => return false,
         }
@@ -278,6 +282,7 @@ impl Worker {
                 self.sim = Some(sim);
                 self.send(msg);
                 // The initial sample.
+                self.delivered_s = 0.0;
                 self.advance_to(0.0);
             }
             Err(e) => {
@@ -290,6 +295,7 @@ impl Worker {
         }
         self.last_tick = Instant::now();
         self.model_clock_s = 0.0;
+        self.delivered_s = 0.0;
     }
 
     fn apply(&mut self, preset: Preset) {
@@ -323,9 +329,10 @@ impl Worker {
         let now = Instant::now();
         let wall_dt = (now - self.last_tick).as_secs_f64().min(MAX_TICK_WALL_S);
         self.last_tick = now;
-        let Some(t) = self.sim.as_ref().map(Runner::time_s) else {
+        if self.sim.is_none() {
             return true;
-        };
+        }
+        let t = self.delivered_s;
         let target = match self.speed {
             Speed::Factor(f) => {
                 self.model_clock_s = (self.model_clock_s + f * wall_dt).max(t - 1.0);
@@ -359,18 +366,20 @@ impl Worker {
     /// Advances to `target` and sends the samples; `false` when the window is gone.
     fn advance_to(&mut self, target: f64) -> bool {
         let generation = self.generation;
+        let t0 = self.delivered_s;
         let Some(sim) = self.sim.as_mut() else {
             return true;
         };
-        let t0 = sim.time_s();
         let started = Instant::now();
         let mut chunk = Chunk {
             generation,
             ..Chunk::default()
         };
         let result = sim.advance(target, &mut chunk);
-        chunk.t_s = sim.time_s();
+        // Rows are sent up to the target; the integrator may have stepped beyond it.
+        chunk.t_s = sim.time_s().min(target);
         chunk.model_s = chunk.t_s - t0;
+        self.delivered_s = chunk.t_s;
         chunk.wall_s = started.elapsed().as_secs_f64();
         if !self.send(WorkerMsg::Chunk(chunk)) {
             return false;
