@@ -206,7 +206,7 @@ fn healing(ui: &mut egui::Ui, tests: &LoadPointTests, reset: bool) {
         .x_axis_label("hold time t_h [s] (log scale)")
         .y_axis_label("Δμ_peak")
         .x_axis_formatter(|mark, _| format_si(10f64.powf(mark.value), "s", 2))
-        .legend(egui_plot::Legend::default());
+        .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightBottom));
     if reset {
         plot = plot.reset();
     }
