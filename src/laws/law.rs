@@ -109,14 +109,6 @@ pub trait FrictionLaw {
         false
     }
 
-    /// The smallest slip speed the law's force must resolve [m/s] (rate-and-state friction
-    /// varies with `ln v` down to its sticking speed), or `None` (the default). A system whose
-    /// state holds the slip velocity itself (a slider on a fixed surface) uses it as that
-    /// component's scale, so the error control resolves creep speeds in relative terms.
-    fn speed_scale_mps(&self) -> Option<f64> {
-        None
-    }
-
     /// Whether the law makes the equations stiff (then an implicit integrator is the default).
     fn is_stiff(&self) -> bool {
         true

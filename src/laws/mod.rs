@@ -307,9 +307,6 @@ impl FrictionLaw for Law {
     fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64 {
         dispatch!(self, l => l.steady_force(v_rel_mps, normal_load_n))
     }
-    fn speed_scale_mps(&self) -> Option<f64> {
-        dispatch!(self, l => l.speed_scale_mps())
-    }
     fn steady_states(&self, v_rel_mps: f64, normal_load_n: f64, s: &mut [f64]) {
         dispatch!(self, l => l.steady_states(v_rel_mps, normal_load_n, s))
     }

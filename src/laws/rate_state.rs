@@ -480,17 +480,6 @@ impl FrictionLaw for RateState {
         !self.params.sticks()
     }
 
-    /// The sticking speed (or, without a stick mode, a millionth of `v₀`): μ changes by `a`
-    /// per e-fold of speed down to there.
-    fn speed_scale_mps(&self) -> Option<f64> {
-        let p = &self.params;
-        Some(if p.sticks() {
-            p.v_stick_mps
-        } else {
-            1e-6 * p.v0_mps
-        })
-    }
-
     /// `φ_i = ln(v₀/v_e)` (θ_i = D_c,i/v_e) at the effective speed of `|v_rel|` (the speed
     /// itself without a stick mode); unchanged at rest without a stick mode.
     fn steady_states(&self, v_rel_mps: f64, _normal_load_n: f64, s: &mut [f64]) {
