@@ -435,3 +435,36 @@ fn the_bench_and_a_chain_stick_and_slip_with_rate_and_state() {
         last[input]
     );
 }
+
+/// A continuation sweep of the stiffness across k_c (each value starting from the last one's
+/// end, where a contact may be just breaking away) runs through on both branches, at the
+/// section every oscillation crosses: well below k_c the slider sticks and slips on a cycle
+/// (one return value, far from steady sliding), well above it settles to steady sliding,
+/// μ_ss·N (MODELS §2.14). Regression: a long sweep's accumulated time once made the driver's
+/// smallest step (1e-14 of t) too coarse for the break-away, and the sweep stopped.
+#[test]
+fn a_stiffness_sweep_crosses_the_critical_stiffness() {
+    use tribolab::analysis::sweep::{SweepControl, SweepSpec, Transient, sweep};
+    let p = preset("rate_state_stable_sliding", &[]);
+    let mut spec = SweepSpec::new("system.stiffness", 1e4, 1e5, 10, 1500.0);
+    spec.transient = Transient::Returns(5);
+    let r = sweep(&p, &spec, SweepControl::default()).unwrap();
+    assert_eq!(r.runs.len(), 20);
+    let f = r.column("spring_force").unwrap();
+    let steady = 100.0 * (0.6 + (0.01 - 0.015) * 10f64.ln());
+    for run in &r.runs {
+        assert!(run.section.starts_with("overtaking"), "{}", run.section);
+        let last = run.points.last().unwrap().row[f];
+        // (The first value starts at rest and loads for 500 s before its first slip.)
+        if run.value > 1.5e4 && run.value < 0.8 * 5e4 {
+            assert!(!run.final_state, "k = {}", run.value);
+            assert!(last > steady + 1.0, "k = {}: {last} vs {steady}", run.value);
+        } else if run.value > 1.5 * 5e4 {
+            assert!(
+                (last - steady).abs() < 0.01,
+                "k = {}: {last} vs {steady}",
+                run.value
+            );
+        }
+    }
+}

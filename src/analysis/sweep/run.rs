@@ -148,8 +148,21 @@ fn run_value(
         ),
         None => None,
     };
+    // A value continues from the last one's end state; its clock restarts (at the same phase
+    // of the forcing, if any): a long sweep's accumulated time would otherwise coarsen the
+    // smallest step the driver accepts (1e-14 of t), which stiff switches need.
     let (y0, t0) = match start {
-        Some((y, t)) if y.len() == y_default.len() => (y.clone(), *t),
+        Some((y, t)) if y.len() == y_default.len() => {
+            // A load noise is a function of time of its own: its clock goes on.
+            let noisy = shared.base.noise.is_some();
+            let t0 = match forcing {
+                _ if noisy => *t,
+                Some(period) if period.is_finite() && period > 0.0 => t.rem_euclid(period),
+                _ if model.is_autonomous() => 0.0,
+                _ => *t,
+            };
+            (y.clone(), t0)
+        }
         _ => (y_default, 0.0),
     };
     let run_err = |source| SweepError::Run {
