@@ -13,7 +13,8 @@
 //! stiff machine whose segments are long enough to settle; a compliant spring rounds the peak
 //! (the estimate of `a` comes out low), a segment too short to settle biases `a − b`.
 //! Segments are found from the load-point velocity column alone (a change of value starts a
-//! segment), so any system with a programmed driver can be read.
+//! segment), so any system with a programmed driver can be read; times are those of the rows,
+//! so hold lengths are resolved to the output interval.
 
 use super::linefit::line_through;
 
@@ -177,7 +178,8 @@ pub fn load_point_tests(
                 mu_peak: extreme(reload, true),
                 complete: w + 2 < segs.len(),
             });
-        } else if before.speed > 0.0 && seg.speed > 0.0 {
+        } else if before.speed > 0.0 && seg.speed > 0.0 && seg.end - seg.start > 1 {
+            // (A step on the record's last row has no response yet.)
             let up = seg.speed > before.speed;
             out.steps.push(StepResponse {
                 t_s: t[seg.start],
