@@ -13,7 +13,7 @@ use super::joint::BeltJoint;
 use crate::integrate::rk4_batch::{BatchRhs, Rk4Batch};
 use super::energy_columns::energy_columns;
 use super::contacts::check_same_structure;
-use super::one_block::OneContact;
+use super::one_block::{BlockEnergy, OneContact};
 use super::{
     Anchor, Built, ConfigOf, ContactInfo, Derived, Dof, Layout, Link, LinkKind, Restart,
     Surface, SystemKind, SystemSpec,
@@ -205,8 +205,8 @@ pub struct BeltBlock {
     joint: Option<BeltJoint>,
     belt_speed_mps: f64,
     inv_mass: f64,
-    /// Mechanical energy at the start of the run [J].
-    initial_energy_j: f64,
+    /// The energy account (its E₀ restarts with each live change).
+    energy: BlockEnergy,
 }
 
 impl BeltBlock {
@@ -228,7 +228,7 @@ impl BeltBlock {
             joint,
             belt_speed_mps,
             inv_mass,
-            initial_energy_j: 0.0,
+            energy: BlockEnergy::default(),
         }
     }
 
@@ -386,16 +386,13 @@ impl BeltBlock {
         }
     }
 
-    fn mechanical_energy_j(&self, y: &[f64]) -> f64 {
-        let p = &self.params;
-        0.5 * p.mass_kg * y[1] * y[1] + 0.5 * p.stiffness_n_per_m * y[0] * y[0]
-    }
-
     /// E₀ such that the balance error is zero now; at t = 0 the work integrals are zero and
     /// this is the initial energy, after a live parameter change it restarts the check.
     fn rebase_energy(&mut self, y: &[f64]) {
-        let q = 2 + self.contact.n_states();
-        self.initial_energy_j = self.mechanical_energy_j(y) - (y[q + 1] + y[q] - y[q + 2]);
+        let p = &self.params;
+        let works = 2 + self.contact.n_states();
+        self.energy
+            .rebase(y, works, p.mass_kg, p.stiffness_n_per_m);
     }
 
     fn apply_switch(&self, switch: LawSwitch, y: &mut [f64]) {
@@ -573,17 +570,14 @@ impl Model for BeltBlock {
         row[5] = f64::from(u8::from(self.is_stuck(t, y)));
         row[6] = c.normal_load_n;
         row[7..7 + n].copy_from_slice(self.contact.states(y));
-        let q = 2 + n;
-        let (w_f, w_b, w_c) = (y[q], y[q + 1], y[q + 2]);
-        let e_kin = 0.5 * p.mass_kg * y[1] * y[1];
-        let e_spring = 0.5 * p.stiffness_n_per_m * y[0] * y[0];
-        let r = &mut row[7 + n..];
-        r[0] = e_kin;
-        r[1] = e_spring;
-        r[2] = w_f;
-        r[3] = w_b;
-        r[4] = w_c;
-        r[5] = (e_kin + e_spring) - (self.initial_energy_j + w_b + w_f - w_c);
+        let works = 2 + n;
+        self.energy.write(
+            y,
+            works,
+            p.mass_kg,
+            p.stiffness_n_per_m,
+            &mut row[7 + n..],
+        );
     }
 
     fn section_names(&self) -> Vec<String> {

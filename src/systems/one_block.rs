@@ -11,6 +11,44 @@ use super::reversal::Reversal;
 use crate::integrate::{Column, Role};
 use crate::laws::{Contact, FrictionLaw, Law, LawJacobian, LawSwitch};
 
+/// The energy account of a block of mass `m` on a spring `k` whose state ends with the three
+/// work integrals `[W_f, W_in, W_c]` (friction on the relative motion, the driver's input, the
+/// damper's dissipation): `E_kin + E_spring = E₀ + W_in + W_f − W_c`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BlockEnergy {
+    /// `E₀`: the mechanical energy the account starts from [J].
+    pub initial_j: f64,
+}
+
+impl BlockEnergy {
+    /// `½m·v² + ½k·q²` at `y = [q, v, …]`.
+    pub fn mechanical_j(y: &[f64], mass: f64, stiffness: f64) -> f64 {
+        0.5 * mass * y[1] * y[1] + 0.5 * stiffness * y[0] * y[0]
+    }
+
+    /// Sets `E₀` so that the balance error is zero now (the work integrals start at
+    /// `y[works]`): the initial energy at `t = 0`, a fresh start of the check after a live
+    /// change.
+    pub fn rebase(&mut self, y: &[f64], works: usize, mass: f64, stiffness: f64) {
+        let w = &y[works..works + 3];
+        self.initial_j = Self::mechanical_j(y, mass, stiffness) - (w[1] + w[0] - w[2]);
+    }
+
+    /// Writes `e_kin`, `e_spring`, `w_friction`, `w_in`, `w_damping` and the balance error
+    /// into `out` (the order of [`energy_columns`](super::energy_columns::energy_columns)).
+    pub fn write(&self, y: &[f64], works: usize, mass: f64, stiffness: f64, out: &mut [f64]) {
+        let (w_f, w_in, w_c) = (y[works], y[works + 1], y[works + 2]);
+        let e_kin = 0.5 * mass * y[1] * y[1];
+        let e_spring = 0.5 * stiffness * y[0] * y[0];
+        out[0] = e_kin;
+        out[1] = e_spring;
+        out[2] = w_f;
+        out[3] = w_in;
+        out[4] = w_c;
+        out[5] = (e_kin + e_spring) - (self.initial_j + w_in + w_f - w_c);
+    }
+}
+
 /// Law states that fit the stack buffers of the Jacobian.
 pub const MAX_LAW_STATES: usize = 8;
 

@@ -6,7 +6,7 @@ use crate::integrate::{Column, Model, Role, SimError};
 use crate::laws::{Contact, FrictionLaw, Law, LawSwitch, NormalLoadNoise};
 use crate::systems::contacts::check_same_structure;
 use crate::systems::energy_columns::energy_columns;
-use crate::systems::one_block::OneContact;
+use crate::systems::one_block::{BlockEnergy, OneContact};
 use crate::systems::{ConfigOf, Restart, SystemSpec};
 
 /// Quadrature components at the end of the state.
@@ -22,8 +22,8 @@ pub struct SpringSlider {
     noise: Option<NormalLoadNoise>,
     /// Offset `u` at the start (the slider's displacement `x` is counted from it) [m].
     initial_offset_m: f64,
-    /// Mechanical energy at the start of the run (or of the last live change) [J].
-    initial_energy_j: f64,
+    /// The energy account (its E₀ restarts with each live change).
+    energy: BlockEnergy,
 }
 
 impl SpringSlider {
@@ -39,7 +39,7 @@ impl SpringSlider {
             contact: OneContact::new(law, start_speed),
             noise,
             initial_offset_m: 0.0,
-            initial_energy_j: 0.0,
+            energy: BlockEnergy::default(),
         }
     }
 
@@ -108,15 +108,12 @@ impl SpringSlider {
         })
     }
 
-    fn mechanical_energy_j(&self, y: &[f64]) -> f64 {
-        let p = &self.params;
-        0.5 * p.mass_kg * y[1] * y[1] + 0.5 * p.stiffness_n_per_m * y[0] * y[0]
-    }
-
     /// E₀ such that the balance error is zero now.
     fn rebase_energy(&mut self, y: &[f64]) {
-        let q = 2 + self.contact.n_states();
-        self.initial_energy_j = self.mechanical_energy_j(y) - (y[q + 1] + y[q] - y[q + 2]);
+        let p = &self.params;
+        let works = 2 + self.contact.n_states();
+        self.energy
+            .rebase(y, works, p.mass_kg, p.stiffness_n_per_m);
     }
 
     fn apply_switch(switch: LawSwitch, y: &mut [f64]) {
@@ -316,17 +313,14 @@ impl Model for SpringSlider {
         row[8] = x_lp;
         row[9] = v_lp;
         row[10..10 + n].copy_from_slice(self.contact.states(y));
-        let q = 2 + n;
-        let (w_f, w_in, w_c) = (y[q], y[q + 1], y[q + 2]);
-        let e_kin = 0.5 * p.mass_kg * y[1] * y[1];
-        let e_spring = 0.5 * p.stiffness_n_per_m * y[0] * y[0];
-        let r = &mut row[10 + n..];
-        r[0] = e_kin;
-        r[1] = e_spring;
-        r[2] = w_f;
-        r[3] = w_in;
-        r[4] = w_c;
-        r[5] = (e_kin + e_spring) - (self.initial_energy_j + w_in + w_f - w_c);
+        let works = 2 + n;
+        self.energy.write(
+            y,
+            works,
+            p.mass_kg,
+            p.stiffness_n_per_m,
+            &mut row[10 + n..],
+        );
     }
 
     /// As the bench's: first where an exact stick begins (the slider stops), then a section
