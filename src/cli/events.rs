@@ -1,15 +1,12 @@
 //! `tribolab events`: the slip-event catalogue of a chain run as CSV, with its
 //! magnitude–frequency statistics on stderr.
 
-use std::path::Path;
-
 use super::args::parse_run;
 use super::{CliError, prepared_preset};
 use crate::analysis::catalogue_stats::CatalogueStats;
 use crate::analysis::chain_catalogue::ChainCatalogue;
 use crate::analysis::event_catalogue::write_csv;
 use crate::integrate::SampleSink;
-use crate::util::atomic_write::write_atomically;
 
 /// Feeds every row to the catalogue.
 struct Feed<'a>(&'a mut ChainCatalogue);
@@ -43,16 +40,9 @@ pub(super) fn events_cmd(args: &[String]) -> Result<(), CliError> {
         );
     }
     let events = catalogue.finish();
-    let write = |w: &mut dyn std::io::Write| write_csv(&events, &mut &mut *w);
-    match &a.out {
-        Some(path) => write_atomically(Path::new(path), write)
-            .map_err(|e| CliError::Failed(format!("{path}: {e} (no file written)")))?,
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            write(&mut lock).map_err(|e| CliError::Failed(e.to_string()))?;
-        }
-    }
+    super::write_out(a.out.as_deref(), |w: &mut dyn std::io::Write| {
+        write_csv(&events, &mut &mut *w)
+    })?;
     if let Err(e) = run {
         return Err(CliError::Failed(format!(
             "{}: the run stopped: {e}; the catalogue up to then was written",

@@ -6,7 +6,6 @@
 //! The whole sweep runs before anything is written; `--out` files are written atomically.
 
 use std::io::Write;
-use std::path::Path;
 
 use super::opts::Opts;
 use super::{CliError, format_number};
@@ -14,7 +13,6 @@ use crate::analysis::activated_friction::fit_speed_sweep;
 use crate::analysis::friction_sweep::{FrictionPoint, FrictionSweepSpec, Span, friction_sweep};
 use crate::analysis::sweep::linspace;
 use crate::preset::Preset;
-use crate::util::atomic_write::write_atomically;
 use crate::util::eng::format_si;
 
 const VALUE_FLAGS: &[&str] = &[
@@ -120,16 +118,9 @@ pub(super) fn friction_cmd(args: &[String]) -> Result<(), CliError> {
     };
     let points = friction_sweep(&preset, &spec, None, Some(&progress))
         .map_err(|e| CliError::Failed(format!("{}: {e}", o.preset)))?;
-    let write = |w: &mut dyn Write| write_csv(&param, &points, w);
-    match o.value("--out").or(o.value("-o")) {
-        Some(path) => write_atomically(Path::new(path), write)
-            .map_err(|e| CliError::Failed(format!("{path}: {e} (no file written)")))?,
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            write(&mut lock).map_err(|e| CliError::Failed(e.to_string()))?;
-        }
-    }
+    super::write_out(o.value("--out").or(o.value("-o")), |w: &mut dyn Write| {
+        write_csv(&param, &points, w)
+    })?;
     if o.switch("--fit") {
         eprintln!(
             "{}",

@@ -201,6 +201,26 @@ pub(crate) fn prepared_preset<'a>(
     Ok(preset)
 }
 
+/// Writes a table to `--out FILE` (atomically: a failed write leaves no file) or, without it,
+/// to stdout (buffered; a closed pipe is not an error).
+fn write_out(
+    out: Option<&str>,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), CliError> {
+    use std::io::Write as _;
+    match out {
+        Some(path) => {
+            crate::util::atomic_write::write_atomically(std::path::Path::new(path), write)
+                .map_err(|e| CliError::Failed(format!("{path}: {e} (no file written)")))
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = std::io::BufWriter::new(stdout.lock());
+            stdout_result(write(&mut lock).and_then(|()| lock.flush()))
+        }
+    }
+}
+
 /// Maps a stdout write result: a closed pipe (`tribolab laws | head`) is not an error.
 fn stdout_result(r: std::io::Result<()>) -> Result<(), CliError> {
     match r {

@@ -4,14 +4,12 @@
 //! stderr.
 
 use std::io::Write;
-use std::path::Path;
 
 use super::args::parse_run;
 use super::{CliError, format_number, prepared_preset};
 use crate::analysis::load_point::{LoadPointTests, load_point_tests};
 use crate::integrate::column::find_role;
 use crate::integrate::{Role, SampleSink};
-use crate::util::atomic_write::write_atomically;
 use crate::util::eng::format_si;
 
 /// Keeps the four columns the reading needs.
@@ -67,16 +65,7 @@ pub(super) fn rig_cmd(args: &[String]) -> Result<(), CliError> {
     let run = sim.advance(preset.run.duration_s, &mut keep);
     let [t, v_lp, f, n] = &keep.data;
     let tests = load_point_tests(t, v_lp, f, n);
-    let write = |w: &mut dyn Write| write_table(&tests, w);
-    match &a.out {
-        Some(path) => write_atomically(Path::new(path), write)
-            .map_err(|e| CliError::Failed(format!("{path}: {e} (no file written)")))?,
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            write(&mut lock).map_err(|e| CliError::Failed(e.to_string()))?;
-        }
-    }
+    super::write_out(a.out.as_deref(), |w: &mut dyn Write| write_table(&tests, w))?;
     if let Err(e) = run {
         return Err(CliError::Failed(format!(
             "{}: the run stopped: {e}; the steps and holds up to then were written",

@@ -6,7 +6,6 @@
 //! a failed or interrupted sweep leaves no file behind.
 
 use std::io::Write;
-use std::path::Path;
 
 use super::opts::Opts;
 use super::{CliError, format_number};
@@ -15,7 +14,6 @@ use crate::analysis::response::{ResponsePoint, response_frequencies};
 use crate::analysis::sweep::{
     SweepControl, SweepProgress, SweepResult, SweepSpec, SweepStart, Transient, linspace, sweep,
 };
-use crate::util::atomic_write::write_atomically;
 
 const VALUE_FLAGS: &[&str] = &[
     "--set",
@@ -132,16 +130,7 @@ pub(super) fn sweep_cmd(args: &[String]) -> Result<(), CliError> {
             started.elapsed().as_secs_f64()
         );
     }
-    let out = o.value("--out").or(o.value("-o"));
-    match out {
-        Some(path) => write_atomically(Path::new(path), |w| write(w))
-            .map_err(|e| CliError::Failed(format!("{path}: {e} (no file written)"))),
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            super::stdout_result(write(&mut lock).and_then(|_| lock.flush()))
-        }
-    }
+    super::write_out(o.value("--out").or(o.value("-o")), |w| write(w))
 }
 
 /// What the sweep produced.
