@@ -564,11 +564,10 @@ impl Model for BeltBlock {
         let c = self.contact(t, y);
         row[0] = y[0];
         row[1] = y[1];
-        row[2] = c.v_rel_mps;
-        row[3] = self.friction_force_n(t, y);
-        row[4] = -p.stiffness_n_per_m * y[0];
-        row[5] = f64::from(u8::from(self.is_stuck(t, y)));
-        row[6] = c.normal_load_n;
+        let spring = -p.stiffness_n_per_m * y[0];
+        let stuck = self.is_stuck(t, y);
+        self.contact
+            .write_contact(&c, y, spring, stuck, &mut row[2..7]);
         row[7..7 + n].copy_from_slice(self.contact.states(y));
         let works = 2 + n;
         self.energy.write(

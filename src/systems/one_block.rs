@@ -254,6 +254,23 @@ impl OneContact {
         ]
     }
 
+    /// The values of [`contact_columns`](Self::contact_columns) at contact `c`, state `y`,
+    /// with the spring's force on the block and the stick flag.
+    pub fn write_contact(
+        &self,
+        c: &Contact,
+        y: &[f64],
+        spring_force_n: f64,
+        stuck: bool,
+        out: &mut [f64],
+    ) {
+        out[0] = c.v_rel_mps;
+        out[1] = self.force_n(c, y);
+        out[2] = spring_force_n;
+        out[3] = f64::from(u8::from(stuck));
+        out[4] = c.normal_load_n;
+    }
+
     /// The law's state columns.
     pub fn state_columns(&self) -> impl Iterator<Item = Column> {
         self.law

@@ -304,11 +304,10 @@ impl Model for SpringSlider {
         let (x_lp, v_lp) = self.schedule.at(t);
         row[0] = x_lp + y[0] - self.initial_offset_m;
         row[1] = y[1];
-        row[2] = c.v_rel_mps;
-        row[3] = self.friction_force_n(t, y);
-        row[4] = -p.stiffness_n_per_m * y[0];
-        row[5] = f64::from(u8::from(self.is_stuck(t, y)));
-        row[6] = c.normal_load_n;
+        let spring = -p.stiffness_n_per_m * y[0];
+        let stuck = self.is_stuck(t, y);
+        self.contact
+            .write_contact(&c, y, spring, stuck, &mut row[2..7]);
         row[7] = y[0];
         row[8] = x_lp;
         row[9] = v_lp;

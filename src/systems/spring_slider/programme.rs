@@ -122,11 +122,6 @@ impl Schedule {
         }
     }
 
-    /// Length of hold `k` (from 0) [s].
-    pub fn hold_length_s(&self, k: u64) -> f64 {
-        self.hold_s * self.hold_growth.powf(k as f64)
-    }
-
     /// Start of slide–hold cycle `k` [s]: `k·t_slide + t_h·(g^k − 1)/(g − 1)`.
     fn cycle_start_s(&self, k: u64) -> f64 {
         let g = self.hold_growth;
@@ -214,7 +209,6 @@ mod tests {
         assert_eq!(starts, vec![0.0, 4.0, 5.0, 9.0, 12.0, 16.0, 25.0]);
         assert_eq!(h.at(4.5), (8.0, 0.0));
         assert_eq!(h.at(10.0).1, 0.0);
-        assert_eq!(h.hold_length_s(2), 9.0);
         assert_eq!(h.period_s(), None);
         assert_eq!(schedule(Programme::Steady).next_switch_s(3.0), f64::INFINITY);
     }
