@@ -178,3 +178,34 @@ fn spread_is_seeded_and_reproducible() {
     p.spread[0].seed = 2;
     assert_ne!(p.contact_laws(), a);
 }
+
+/// Every option a menu offers for a non-numeric field (`ExtraField::choices`) is accepted by
+/// that field and reads back as itself, for every law and system: the menus' names and the
+/// preset format cannot drift apart.
+#[test]
+fn every_named_option_of_a_menu_is_accepted() {
+    let mut offered = 0;
+    let mut check = |params: &mut dyn tribolab::params::ParamSet, what: &str| {
+        for &key in params.extra_keys() {
+            for &option in params.extra_choices(key) {
+                params
+                    .set_text(key, option)
+                    .unwrap_or_else(|e| panic!("{what}.{key} = {option}: {e}"));
+                assert_eq!(
+                    params.get_text(key).as_deref(),
+                    Some(option),
+                    "{what}.{key}"
+                );
+                offered += 1;
+            }
+        }
+    };
+    for info in tribolab::laws::LAWS {
+        check((info.default_config)().params_mut(), info.key);
+    }
+    for info in tribolab::systems::SYSTEMS {
+        check((info.default_config)().params_mut(), info.key);
+    }
+    // Evolution, form, ends, overstress form, body drive, programme, start.
+    assert!(offered >= 15, "{offered} options");
+}

@@ -40,11 +40,16 @@ fn column(cols: &[Column], rows: &[Vec<f64>], role: Role) -> Vec<f64> {
 
 fn steps_and_holds(p: &Preset, t_end: f64) -> LoadPointTests {
     let (cols, rows) = run(p, t_end);
+    read(&cols, &rows)
+}
+
+/// The steps and holds of a run's rows.
+fn read(cols: &[Column], rows: &[Vec<f64>]) -> LoadPointTests {
     load_point_tests(
-        &column(&cols, &rows, Role::Time),
-        &column(&cols, &rows, Role::DriverVelocity),
-        &column(&cols, &rows, Role::FrictionForce(0)),
-        &column(&cols, &rows, Role::NormalLoad(0)),
+        &column(cols, rows, Role::Time),
+        &column(cols, rows, Role::DriverVelocity),
+        &column(cols, rows, Role::FrictionForce(0)),
+        &column(cols, rows, Role::NormalLoad(0)),
     )
 }
 
@@ -182,7 +187,7 @@ fn slip_law_steps_are_symmetric_aging_is_not() {
             col(&cols, Role::FrictionForce(0)),
             col(&cols, Role::NormalLoad(0)),
         );
-        let r = steps_and_holds(&p, 300.0);
+        let r = read(&cols, &rows);
         // Slip from the step until μ is half-way from its peak to its end value.
         r.steps[..2]
             .iter()
