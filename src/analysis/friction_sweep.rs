@@ -228,6 +228,68 @@ fn mean_sem(x: &[f64]) -> (f64, f64) {
     (mean, (var / n).sqrt())
 }
 
+/// One run of a sweep, ready to start.
+struct PreparedRun {
+    value: f64,
+    seed: u64,
+    preset: Preset,
+    transient_s: f64,
+    window_s: f64,
+}
+
+impl PreparedRun {
+    /// Model time the run covers [s].
+    fn model_s(&self) -> f64 {
+        self.transient_s + self.window_s
+    }
+
+    fn fail(&self, param: &str, message: String) -> FrictionSweepError {
+        FrictionSweepError::Run {
+            param: param.to_string(),
+            value: self.value,
+            seed: self.seed,
+            message,
+        }
+    }
+}
+
+/// The preset of one run: the swept value and the seed set, checked, its duration fixed.
+fn prepare(
+    base: &Preset,
+    spec: &FrictionSweepSpec,
+    has_seed: bool,
+    value: f64,
+    seed: u64,
+) -> Result<PreparedRun, FrictionSweepError> {
+    let mut run = PreparedRun {
+        value,
+        seed,
+        preset: base.clone(),
+        transient_s: 0.0,
+        window_s: 0.0,
+    };
+    let p = &mut run.preset;
+    let set = p.set_path(&spec.param, &value.to_string()).and_then(|()| {
+        if has_seed {
+            p.set_path("system.seed", &seed.to_string())
+        } else {
+            Ok(())
+        }
+    });
+    if let Err(m) = set {
+        return Err(run.fail(&spec.param, m));
+    }
+    if let Some((field, message)) = p.problems().into_iter().next() {
+        return Err(run.fail(&spec.param, format!("{field}: {message}")));
+    }
+    let transient_s = spec.transient.seconds(p);
+    let window_s = spec.measure.seconds(p);
+    p.run.duration_s = transient_s + window_s;
+    run.transient_s = transient_s;
+    run.window_s = window_s;
+    Ok(run)
+}
+
 /// Runs the sweep. `progress` is called after every run with (done, total).
 pub fn friction_sweep(
     base: &Preset,
@@ -241,52 +303,51 @@ pub fn friction_sweep(
         ));
     }
     let has_seed = base.system.params().get("seed").is_some();
-    let jobs: Vec<(usize, f64, u64)> = spec
-        .values
-        .iter()
-        .enumerate()
-        .flat_map(|(i, &v)| spec.seeds.iter().map(move |&s| (i, v, s)))
-        .collect();
+    // Every run is prepared first (its preset and its length), so a bad value fails before any
+    // run starts.
+    let mut runs = Vec::with_capacity(spec.values.len() * spec.seeds.len());
+    for &value in &spec.values {
+        for &seed in &spec.seeds {
+            runs.push(prepare(base, spec, has_seed, value, seed)?);
+        }
+    }
+    // The runs differ in cost by decades (a drive period is a/v), so they start longest first,
+    // one per task: rayon's halving of an even split would leave the slow end of a speed sweep
+    // to one worker (measured: a 9-speed sweep over four decades ran on one of two cores).
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    order.sort_by(|&a, &b| runs[b].model_s().total_cmp(&runs[a].model_s()));
     let done = AtomicUsize::new(0);
-    let total = jobs.len();
-    let results: Vec<Result<RunMeasure, FrictionSweepError>> =
+    let total = runs.len();
+    let finished: Vec<(usize, Result<RunMeasure, FrictionSweepError>)> =
         super::parallel::with_pool(spec.threads, || {
-            jobs.par_iter()
-                .map(|&(_, value, seed)| {
-                    let fail = |message: String| FrictionSweepError::Run {
-                        param: spec.param.clone(),
-                        value,
-                        seed,
-                        message,
-                    };
-                    let mut p = base.clone();
-                    p.set_path(&spec.param, &value.to_string()).map_err(fail)?;
-                    if has_seed {
-                        p.set_path("system.seed", &seed.to_string()).map_err(fail)?;
-                    }
-                    if let Some((field, message)) = p.problems().into_iter().next() {
-                        return Err(fail(format!("{field}: {message}")));
-                    }
-                    let transient = spec.transient.seconds(&p);
-                    let window = spec.measure.seconds(&p);
-                    p.run.duration_s = transient + window;
-                    let r = run_one(&p, transient, window, cancel).map_err(|m| {
-                        if m == "cancelled" {
-                            FrictionSweepError::Cancelled
-                        } else {
-                            fail(m)
-                        }
-                    });
+            order
+                .par_iter()
+                .with_max_len(1)
+                .map(|&j| {
+                    let run = &runs[j];
+                    let r =
+                        run_one(&run.preset, run.transient_s, run.window_s, cancel).map_err(|m| {
+                            if m == "cancelled" {
+                                FrictionSweepError::Cancelled
+                            } else {
+                                run.fail(&spec.param, m)
+                            }
+                        });
                     let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                     if let Some(f) = progress {
                         f(d, total);
                     }
-                    r
+                    (j, r)
                 })
                 .collect()
         });
+    let mut by_run: Vec<Option<Result<RunMeasure, FrictionSweepError>>> =
+        (0..total).map(|_| None).collect();
+    for (j, r) in finished {
+        by_run[j] = Some(r);
+    }
     let mut measures = Vec::with_capacity(total);
-    for r in results {
+    for r in by_run.into_iter().flatten() {
         measures.push(r?);
     }
     let per = spec.seeds.len();
@@ -312,4 +373,48 @@ pub fn friction_sweep(
             }
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::preset::builtin;
+
+    fn spec(threads: usize) -> FrictionSweepSpec {
+        FrictionSweepSpec {
+            param: "system.speed".into(),
+            values: vec![1e-6, 1e-8, 1e-7],
+            seeds: vec![1, 2],
+            transient: Span::DrivePeriods(0.5),
+            measure: Span::DrivePeriods(2.0),
+            threads: Some(threads),
+        }
+    }
+
+    /// Runs start longest first, but the points come back in the order of the values, each
+    /// the same on one worker as on two (the noise is seeded per run).
+    #[test]
+    fn points_follow_the_values_whatever_the_run_order() {
+        let p = builtin::load("pt_thermal_300k").unwrap().unwrap();
+        let one = friction_sweep(&p, &spec(1), None, None).unwrap();
+        let two = friction_sweep(&p, &spec(2), None, None).unwrap();
+        let values: Vec<f64> = one.iter().map(|q| q.value).collect();
+        assert_eq!(values, spec(1).values);
+        assert_eq!(one, two);
+        // Different speeds, different friction: the points are not one run repeated.
+        assert!(one[0].mean_n != one[1].mean_n && one[1].mean_n != one[2].mean_n);
+    }
+
+    /// A value out of range fails before any run starts, naming the value.
+    #[test]
+    fn a_bad_value_fails_before_running() {
+        let p = builtin::load("pt_thermal_300k").unwrap().unwrap();
+        let mut s = spec(2);
+        s.values.push(-1.0);
+        let err = friction_sweep(&p, &s, None, None).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("-1"), "{text}");
+    }
 }
