@@ -3,4 +3,5 @@
 pub mod atomic_write;
 pub mod eng;
 pub mod json;
+pub mod number;
 pub mod rng;
