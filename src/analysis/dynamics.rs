@@ -140,6 +140,15 @@ impl SectionChoice {
         ))
     }
 
+    /// The choice as [`SectionChoice::parse`] reads it: `auto`, `strobe`, or the index.
+    pub fn describe(self) -> String {
+        match self {
+            Self::Auto => "auto".into(),
+            Self::Stroboscopic => "strobe".into(),
+            Self::Model(i) => i.to_string(),
+        }
+    }
+
     /// The concrete section for a model with `n_sections` sections, forced with
     /// `forcing_period_s`, sticking exactly or not; `None` when there is nothing to choose (no
     /// forcing and no model section, or a stroboscopic section asked for an unforced system).

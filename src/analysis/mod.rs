@@ -25,6 +25,7 @@ pub mod neighbours;
 pub mod parallel;
 pub mod pipeline;
 pub(crate) mod probe;
+pub mod regime_map;
 pub mod report;
 pub mod resample;
 pub mod response;

@@ -48,6 +48,7 @@ pub fn response_frequencies(
         spec.capture = Some(Capture {
             column: columns[first].name.clone(),
             interval_s: base.run.output_interval_s,
+            rows: false,
         });
     }
     let dt = spec

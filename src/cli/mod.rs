@@ -12,6 +12,7 @@ mod floquet;
 mod friction_sweep;
 mod laws;
 mod lyapunov;
+mod map;
 mod opts;
 mod rig;
 mod run;
@@ -85,6 +86,19 @@ USAGE:
                                    before, peak, end; ≈ a and a − b) and each hold (Δμ_peak
                                    against the hold time, healing rate per decade): one CSV
                                    row per step or hold, the table on stderr
+    tribolab map PRESET.ron --x PATH=A:B:N --y PATH=A:B:N [--duration S]
+                 [--transient S | --transient-returns N] [--section NAME] [--shard K/N]
+                 [--set PATH=VALUE]... [--threads N] [--out FILE.csv]
+                                   regime map over two parameters: each cell from the
+                                   preset's initial state, named steady, periodic (with its
+                                   points per period), quasi-periodic, chaotic, unsettled or
+                                   failed from its Poincaré returns, with stick fraction,
+                                   amplitude, dominant frequency and slip events; one CSV row
+                                   per cell; default transient: half the run; --shard K/N:
+                                   only every N-th cell from the K-th (for job arrays)
+    tribolab merge SHARD.csv... [--out FILE.csv]
+                                   joins the shards of one map into the file of the unsplit
+                                   map (checks they are all there, once, with one setting)
     tribolab laws                  list the friction laws with parameter keys, units, ranges
     tribolab systems               list the mechanical systems with their parameters
     tribolab presets               list the built-in presets
@@ -121,6 +135,8 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         "events" => events::events_cmd(rest),
         "friction" => friction_sweep::friction_cmd(rest),
         "rig" => rig::rig_cmd(rest),
+        "map" => map::map_cmd(rest),
+        "merge" => map::merge_cmd(rest),
         "lyapunov" => lyapunov::lyapunov(rest),
         "laws" => laws::print_laws(),
         "systems" => laws::print_systems(),

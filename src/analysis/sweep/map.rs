@@ -136,6 +136,7 @@ fn run_branch(
             dropped: transient.min(iterations) as usize,
             unsettled: false,
             samples: Vec::new(),
+            rows: Vec::new(),
         };
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         if let Some(progress) = control.progress {

@@ -65,6 +65,9 @@ pub struct Capture {
     pub column: String,
     /// Sample interval [s].
     pub interval_s: f64,
+    /// Also keep every output row after the transient, event rows included (for statistics
+    /// read by role, such as the stick fraction).
+    pub rows: bool,
 }
 
 /// A sweep.
@@ -189,6 +192,9 @@ pub struct ValueRun {
     pub unsettled: bool,
     /// Captured signal after the transient (empty unless asked for).
     pub samples: Vec<f64>,
+    /// Output rows after the transient (`t`, the model's columns, the event flag; empty unless
+    /// [`Capture::rows`] asked for them).
+    pub rows: Vec<Vec<f64>>,
 }
 
 /// A finished sweep.
@@ -430,6 +436,37 @@ pub fn sweep(
         columns,
         runs,
     })
+}
+
+/// Runs value `index` of `spec` alone from the preset's initial state (the start rule of the
+/// spec is not used), on the calling thread: one cell of a larger computation, such as a regime
+/// map, that schedules its own runs.
+pub fn run_value(
+    base: &Preset,
+    spec: &SweepSpec,
+    index: usize,
+    cancel: Option<&AtomicBool>,
+) -> Result<ValueRun, SweepError> {
+    check(spec)?;
+    if index >= spec.values.len() {
+        return Err(SweepError::Spec(format!(
+            "value {index} of a sweep of {}",
+            spec.values.len()
+        )));
+    }
+    let shared = Shared {
+        base,
+        spec,
+        control: SweepControl {
+            cancel,
+            progress: None,
+        },
+        abort: AtomicBool::new(false),
+        done: AtomicUsize::new(0),
+    };
+    let mut runs = run_branch(&shared, Branch::Fixed, &[index])?;
+    runs.pop()
+        .ok_or_else(|| SweepError::Spec("the run produced nothing".into()))
 }
 
 #[cfg(test)]

@@ -23,6 +23,9 @@ struct SweepSink {
     /// Row index of the captured column.
     capture: Option<usize>,
     samples: Vec<f64>,
+    /// Keep whole rows after the transient.
+    keep_rows: bool,
+    rows: Vec<Vec<f64>>,
 }
 
 impl SweepSink {
@@ -42,12 +45,18 @@ impl SampleSink for SweepSink {
             return;
         };
         let n = row.len();
-        if row[n - 1] != 0.0 {
-            return; // event rows are not regular samples
+        // Event rows are not regular samples; they are kept with the rows.
+        if row[n - 1] != 0.0 && !self.keep_rows {
+            return;
         }
         self.update_recording(row[0]);
         if self.recording {
-            self.samples.push(row[1 + col]);
+            if self.keep_rows {
+                self.rows.push(row.to_vec());
+            }
+            if row[n - 1] == 0.0 {
+                self.samples.push(row[1 + col]);
+            }
         }
     }
 
@@ -192,6 +201,8 @@ fn run_value(
         dropped: 0,
         capture,
         samples: Vec::new(),
+        keep_rows: spec.capture.as_ref().is_some_and(|c| c.rows),
+        rows: Vec::new(),
     };
     let t_end = t0 + spec.duration_s;
     for k in 1..=CHUNKS {
@@ -227,6 +238,7 @@ fn run_value(
         dropped: sink.dropped,
         unsettled,
         samples: sink.samples,
+        rows: sink.rows,
     };
     Ok((run, (sim.state().to_vec(), sim.time_s())))
 }
