@@ -482,3 +482,59 @@ fn friction_sweep_tab_measures_friction_against_speed() {
     assert_eq!(spec.values.first(), Some(&0.0));
     assert_eq!(spec.values.last(), Some(&600.0));
 }
+
+/// The regime map of the Stribeck bench over belt speed and damping, driven by labels: the map
+/// fills, every cell is named, the stability boundary is drawn, and a click on a cell loads its
+/// two values into the live run.
+#[test]
+fn regime_map_tab_fills_and_loads_a_cell() {
+    let mut h = app(vec![]);
+    load_builtin(&mut h, "Stribeck stick–slip (Gaussian curve)");
+    open_tab(&mut h, "Regime map", Tab::RegimeMap);
+    for (combo, item) in [("x", "(system.wheel_rpm)"), ("y", "(system.damping)")] {
+        h.get_by_label(combo).click();
+        h.run_steps(2);
+        h.get_by_label_contains(item).click();
+        h.run_steps(2);
+    }
+    for (label, value) in [
+        ("x from", 0.5),
+        ("x to", 5.0),
+        ("y from", 0.0),
+        ("y to", 100.0),
+        ("Grid", 4.0),
+        ("Run per cell", 40.0),
+    ] {
+        h.get_by_role_and_label(Role::Slider, label)
+            .set_value_accesskit(value);
+        h.run_steps(2);
+    }
+    let s = &h.state().session().view.lab;
+    assert_eq!(s.map_x_param, "system.wheel_rpm");
+    assert_eq!(s.map_y_param, "system.damping");
+    h.get_by_label("Run map").click();
+    run_until(&mut h, 120.0, |a| {
+        a.analysis().regime_map().is_some_and(|m| m.complete)
+    });
+    let m = h.state().analysis().regime_map().unwrap().clone();
+    assert_eq!(m.cells.len(), 16);
+    let cells: Vec<_> = m.cells.iter().map(|c| c.clone().unwrap()).collect();
+    use tribolab::analysis::regime_map::Regime;
+    assert!(cells.iter().any(|c| c.regime == Regime::Steady));
+    assert!(
+        cells
+            .iter()
+            .any(|c| matches!(c.regime, Regime::Periodic(_)))
+    );
+    assert!(cells.iter().all(|c| c.regime != Regime::Failed));
+    assert!(m.boundary.len() >= 2 && m.boundary_symbol == "c_c");
+    h.get_by_label_contains("16 done (complete)");
+    h.run_steps(2);
+    // Click cell 6 (x = 3.5 rpm, y = 33.3 N·s/m) and load it.
+    let pos = h.state().analysis().map_cell_on_screen(6).unwrap();
+    click_at(&mut h, pos);
+    let p = &h.state().session().preset;
+    let params = p.system.params();
+    assert!((params.get("wheel_rpm").unwrap() - cells[6].x).abs() < 1e-9);
+    assert!((params.get("damping").unwrap() - cells[6].y).abs() < 1e-9);
+}

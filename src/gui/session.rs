@@ -38,6 +38,8 @@ pub enum Tab {
     Embedding,
     /// Bifurcation (orbit) diagram.
     Bifurcation,
+    /// Regime map over two parameters.
+    RegimeMap,
     /// Slip events of a chain: space–time plot, magnitude–frequency statistics, event list.
     Events,
     /// Mean friction against speed or temperature with error bars, and the activated law.
@@ -48,7 +50,7 @@ pub enum Tab {
 
 impl Tab {
     /// All tabs in display order.
-    pub const ALL: [Tab; 14] = [
+    pub const ALL: [Tab; 15] = [
         Tab::Grid,
         Tab::Traces,
         Tab::Phase,
@@ -60,6 +62,7 @@ impl Tab {
         Tab::Attractor,
         Tab::Embedding,
         Tab::Bifurcation,
+        Tab::RegimeMap,
         Tab::Events,
         Tab::FrictionSweep,
         Tab::LoadPoint,
@@ -94,6 +97,7 @@ impl Tab {
             Tab::Attractor => "Attractor",
             Tab::Embedding => "Embedding",
             Tab::Bifurcation => "Bifurcation",
+            Tab::RegimeMap => "Regime map",
             Tab::Events => "Slip events",
             Tab::FrictionSweep => "Friction sweep",
             Tab::LoadPoint => "Steps & holds",

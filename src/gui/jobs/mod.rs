@@ -25,6 +25,7 @@ use crate::analysis::floquet::FloquetReport;
 use crate::analysis::friction_sweep::{FrictionPoint, FrictionSweepSpec};
 use crate::analysis::lyapunov::LyapunovOptions;
 use crate::analysis::pipeline::{PipelineOptions, SeriesReport};
+use crate::analysis::regime_map::{MapCell, MapSpec};
 use crate::analysis::sweep::{SweepResult, SweepSpec, ValueRun};
 use crate::analysis::{FloquetOptions, Spectrum as AmplitudeSpectrum};
 use crate::preset::Preset;
@@ -97,6 +98,13 @@ pub enum Job {
         /// Parameter, values, seeds, transient and window.
         spec: FrictionSweepSpec,
     },
+    /// Regime map over two parameters.
+    RegimeMap {
+        /// The system.
+        preset: Box<Preset>,
+        /// Axes, run length and transient.
+        spec: MapSpec,
+    },
     /// The time-series chain on one series.
     Series {
         /// The series.
@@ -114,6 +122,7 @@ impl Job {
             Job::Floquet { .. } => JobKind::Floquet,
             Job::Sweep { .. } => JobKind::Sweep,
             Job::FrictionSweep { .. } => JobKind::FrictionSweep,
+            Job::RegimeMap { .. } => JobKind::RegimeMap,
             Job::Series { .. } => JobKind::Series,
         }
     }
@@ -130,6 +139,8 @@ pub enum JobKind {
     Sweep,
     /// Friction against speed or temperature.
     FrictionSweep,
+    /// Regime map.
+    RegimeMap,
     /// Series pipeline.
     Series,
 }
@@ -142,6 +153,7 @@ impl JobKind {
             JobKind::Floquet => "Floquet multipliers",
             JobKind::Sweep => "bifurcation sweep",
             JobKind::FrictionSweep => "friction sweep",
+            JobKind::RegimeMap => "regime map",
             JobKind::Series => "series analysis",
         }
     }
@@ -222,6 +234,20 @@ pub enum JobMsg {
         /// The result.
         result: Box<FrictionSweepResult>,
     },
+    /// One cell of a regime map finished (live filling of the map).
+    MapCell {
+        /// Job id.
+        id: u64,
+        /// The cell.
+        cell: Box<MapCell>,
+    },
+    /// The whole regime map, every cell in cell order.
+    RegimeMap {
+        /// Job id.
+        id: u64,
+        /// The cells.
+        cells: Vec<MapCell>,
+    },
     /// Series pipeline result.
     Series {
         /// Job id.
@@ -253,6 +279,8 @@ impl JobMsg {
             | JobMsg::SweepRun { id, .. }
             | JobMsg::Sweep { id, .. }
             | JobMsg::FrictionSweep { id, .. }
+            | JobMsg::MapCell { id, .. }
+            | JobMsg::RegimeMap { id, .. }
             | JobMsg::Series { id, .. }
             | JobMsg::Failed { id, .. }
             | JobMsg::Cancelled { id } => *id,

@@ -5,6 +5,7 @@ use super::{FrictionSweepResult, Job, JobMsg, Reply, SeriesInput, SeriesResult};
 use crate::analysis::activated_friction::fit_speed_sweep;
 use crate::analysis::friction_sweep::{FrictionSweepError, FrictionSweepSpec, friction_sweep};
 use crate::analysis::pipeline::{PipelineOptions, analyze_series};
+use crate::analysis::regime_map::{MapControl, MapProgress, MapSpec, regime_map};
 use crate::analysis::sweep::{SweepControl, SweepError, SweepProgress, SweepSpec, sweep};
 use crate::analysis::{FloquetOptions, PresetDynamics, Window, amplitude_spectrum, floquet};
 use crate::params::fmt_num;
@@ -21,6 +22,7 @@ pub(super) fn run(job: Job, reply: &Reply) {
         } => floquet_job(*preset, &options, rtol, reply),
         Job::Sweep { preset, spec } => sweep_job(&preset, &spec, reply),
         Job::FrictionSweep { preset, spec } => friction_job(&preset, spec, reply),
+        Job::RegimeMap { preset, spec } => map_job(&preset, &spec, reply),
         Job::Series { input, options } => series_job(*input, &options, reply),
     }
 }
@@ -168,6 +170,47 @@ fn series_job(input: SeriesInput, options: &PipelineOptions, reply: &Reply) {
         Err(e) => JobMsg::Failed {
             id,
             message: format!("{}: {e}", input.name),
+        },
+    });
+}
+
+fn map_job(preset: &Preset, spec: &MapSpec, reply: &Reply) {
+    let id = reply.id();
+    let total = spec.shard_cells().len();
+    reply.progress(0.0, format!("0 of {total} cells"));
+    let progress = |p: &MapProgress<'_>| {
+        reply.progress(
+            p.done as f64 / p.total.max(1) as f64,
+            format!(
+                "{} of {} cells ({} = {}, {} = {}: {})",
+                p.done,
+                p.total,
+                spec.x.param,
+                fmt_num(p.cell.x),
+                spec.y.param,
+                fmt_num(p.cell.y),
+                p.cell.regime.describe()
+            ),
+        );
+        reply.live(JobMsg::MapCell {
+            id,
+            cell: Box::new(p.cell.clone()),
+        });
+    };
+    let result = regime_map(
+        preset,
+        spec,
+        MapControl {
+            cancel: Some(reply.flag()),
+            progress: Some(&progress),
+        },
+    );
+    reply.last(match result {
+        Ok(cells) => JobMsg::RegimeMap { id, cells },
+        Err(SweepError::Cancelled { .. }) => JobMsg::Cancelled { id },
+        Err(e) => JobMsg::Failed {
+            id,
+            message: e.to_string(),
         },
     });
 }

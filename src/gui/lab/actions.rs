@@ -2,16 +2,19 @@
 //! value into the live run.
 
 use crate::analysis::FloquetOptions;
+use crate::analysis::dynamics::SectionChoice;
 use crate::analysis::friction_sweep::{FrictionSweepSpec, Span};
 use crate::analysis::lyapunov::LyapunovOptions;
 use crate::analysis::pipeline::PipelineOptions;
+use crate::analysis::regime_map::{self, Axis, MapSpec, Shard};
 use crate::analysis::sweep::{SweepSpec, Transient, linspace};
 use crate::gui::TriboApp;
 use crate::gui::jobs::{Job, JobKind};
+use crate::integrate::Role;
 use crate::params::fmt_num;
 use crate::systems::HeatBathKeys;
 
-use super::{ActiveJob, PickedValue, SeriesSource, SweepView};
+use super::{ActiveJob, MapView, PickedValue, SeriesSource, SweepView};
 
 impl TriboApp {
     /// Submits a job, replacing (cancelling) the one in progress.
@@ -108,6 +111,65 @@ impl TriboApp {
             preset: Box::new(self.session.preset.clone()),
             spec,
         });
+    }
+
+    /// Starts the regime map the panel describes.
+    pub fn start_regime_map(&mut self) {
+        let s = &self.session.view.lab;
+        let steps = s.map_steps.round().clamp(1.0, 1000.0) as usize;
+        let duration_s = s.map_duration_s.max(1e-9);
+        let spec = MapSpec {
+            x: Axis::new(&s.map_x_param, s.map_x_range.0, s.map_x_range.1, steps),
+            y: Axis::new(&s.map_y_param, s.map_y_range.0, s.map_y_range.1, steps),
+            duration_s,
+            transient: Transient::Seconds(s.map_transient_fraction.clamp(0.0, 0.95) * duration_s),
+            section: SectionChoice::Auto,
+            shard: Shard::ALL,
+            threads: None,
+        };
+        let preset = self.session.preset.clone();
+        let (boundary_symbol, boundary) = regime_map::stability_curve(&preset, &spec);
+        let amplitude_unit = self
+            .run
+            .columns
+            .iter()
+            .find(|c| c.role == Role::Position(0))
+            .map(|c| c.unit.clone())
+            .unwrap_or_default();
+        self.lab.map = Some(MapView {
+            cells: vec![None; spec.cells()],
+            spec: spec.clone(),
+            preset: Box::new(preset.clone()),
+            amplitude_unit,
+            boundary,
+            boundary_symbol,
+            complete: false,
+            cancelled: false,
+        });
+        self.submit(Job::RegimeMap {
+            preset: Box::new(preset),
+            spec,
+        });
+    }
+
+    /// Loads a cell's two parameter values into the live run.
+    pub fn load_map_cell(&mut self, x_param: &str, x: f64, y_param: &str, y: f64) {
+        let set = self
+            .session
+            .preset
+            .set_path(x_param, &format!("{x}"))
+            .and_then(|()| self.session.preset.set_path(y_param, &format!("{y}")));
+        match set {
+            Ok(()) => self.apply_preset(),
+            Err(e) => self.show_error(
+                "Cannot load the cell",
+                format!(
+                    "{x_param} = {}, {y_param} = {}: {e}",
+                    fmt_num(x),
+                    fmt_num(y)
+                ),
+            ),
+        }
     }
 
     /// Runs the series pipeline on the chosen source (simulation column or imported file).

@@ -12,7 +12,9 @@ use std::time::Instant;
 use eframe::egui;
 
 use crate::analysis::floquet::FloquetReport;
+use crate::analysis::regime_map::{MapCell, MapSpec};
 use crate::analysis::sweep::{SweepResult, ValueRun};
+use crate::preset::Preset;
 
 pub use actions::{friction_speed_range, friction_temperature_range};
 pub use import::{ImportDialog, ImportedSeries};
@@ -76,6 +78,40 @@ impl SweepView {
     }
 }
 
+/// A regime map as the window shows it: filled cell by cell while it runs.
+#[derive(Clone, Debug)]
+pub struct MapView {
+    /// Axes and run settings.
+    pub spec: MapSpec,
+    /// The preset the map ran on (for saving the CSV).
+    pub preset: Box<Preset>,
+    /// Unit of the first coordinate (the amplitude's unit).
+    pub amplitude_unit: String,
+    /// Cells by cell number (`None` until it arrives).
+    pub cells: Vec<Option<MapCell>>,
+    /// Where steady sliding loses its linear stability: `(x, y)` points across the map.
+    pub boundary: Vec<[f64; 2]>,
+    /// Symbol of the boundary (`c_c`).
+    pub boundary_symbol: String,
+    /// The map completed.
+    pub complete: bool,
+    /// The map was cancelled (the cells so far are kept).
+    pub cancelled: bool,
+}
+
+impl MapView {
+    /// Cells received so far.
+    pub fn done(&self) -> usize {
+        self.cells.iter().filter(|c| c.is_some()).count()
+    }
+
+    fn put(&mut self, cell: MapCell) {
+        if let Some(slot) = self.cells.get_mut(cell.cell) {
+            *slot = Some(cell);
+        }
+    }
+}
+
 /// A value of the sweep picked in the diagram.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PickedValue {
@@ -95,6 +131,7 @@ pub struct Lab {
     pub(super) lyapunov: Option<LyapunovSnapshot>,
     pub(super) floquet: Option<FloquetReport>,
     pub(super) sweep: Option<SweepView>,
+    pub(super) map: Option<MapView>,
     pub(super) friction: Option<FrictionSweepResult>,
     pub(super) series: Option<SeriesResult>,
     pub(super) imported: Option<ImportedSeries>,
@@ -104,6 +141,8 @@ pub struct Lab {
     pub(super) picked: Option<PickedValue>,
     /// Screen ↔ plot transform of the bifurcation diagram as last drawn.
     pub(super) sweep_transform: Option<egui_plot::PlotTransform>,
+    /// Screen ↔ plot transform of the regime map as last drawn.
+    pub(super) map_transform: Option<egui_plot::PlotTransform>,
 }
 
 impl Lab {
@@ -130,6 +169,11 @@ impl Lab {
     /// The bifurcation diagram's data.
     pub fn sweep(&self) -> Option<&SweepView> {
         self.sweep.as_ref()
+    }
+
+    /// The regime map's data.
+    pub fn regime_map(&self) -> Option<&MapView> {
+        self.map.as_ref()
     }
 
     /// The latest friction sweep.
@@ -172,6 +216,18 @@ impl Lab {
         let r = self.sweep.as_ref()?.runs.get(run)?;
         let y = r.points.last()?.row.get(column)?;
         Some(t.position_from_point(&egui_plot::PlotPoint::new(r.value, *y)))
+    }
+
+    /// Screen position of the centre of regime-map cell `cell`, as the map was last drawn.
+    pub fn map_cell_on_screen(&self, cell: usize) -> Option<egui::Pos2> {
+        let t = self.map_transform.as_ref()?;
+        let m = self.map.as_ref()?;
+        let nx = m.spec.x.values.len();
+        let (x, y) = (
+            m.spec.x.values.get(cell % nx)?,
+            m.spec.y.values.get(cell / nx)?,
+        );
+        Some(t.position_from_point(&egui_plot::PlotPoint::new(*x, *y)))
     }
 
     fn set_outcome(&mut self, kind: JobKind, text: Option<String>) {
@@ -224,6 +280,20 @@ impl Lab {
                 }
                 self.active = None;
             }
+            JobMsg::MapCell { cell, .. } => {
+                if let Some(m) = self.map.as_mut() {
+                    m.put(*cell);
+                }
+            }
+            JobMsg::RegimeMap { cells, .. } => {
+                if let Some(m) = self.map.as_mut() {
+                    for c in cells {
+                        m.put(c);
+                    }
+                    m.complete = true;
+                }
+                self.active = None;
+            }
             JobMsg::FrictionSweep { result, .. } => {
                 self.friction = Some(*result);
                 self.active = None;
@@ -239,6 +309,9 @@ impl Lab {
             JobMsg::Cancelled { .. } => {
                 if let Some(s) = self.sweep.as_mut().filter(|_| kind == JobKind::Sweep) {
                     s.cancelled = true;
+                }
+                if let Some(m) = self.map.as_mut().filter(|_| kind == JobKind::RegimeMap) {
+                    m.cancelled = true;
                 }
                 self.set_outcome(kind, Some(format!("{} cancelled", kind.describe())));
                 self.active = None;

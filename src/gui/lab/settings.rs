@@ -47,6 +47,20 @@ pub struct LabSettings {
     pub sweep_transient_returns: f64,
     /// Output column plotted against the parameter.
     pub sweep_column: String,
+    /// Regime map: parameter along x (dotted preset path).
+    pub map_x_param: String,
+    /// Regime map: first and last x.
+    pub map_x_range: (f64, f64),
+    /// Regime map: parameter along y.
+    pub map_y_param: String,
+    /// Regime map: first and last y.
+    pub map_y_range: (f64, f64),
+    /// Regime map: values along each axis.
+    pub map_steps: f64,
+    /// Regime map: model time per cell [s].
+    pub map_duration_s: f64,
+    /// Regime map: part of each run dropped as transient (0–1).
+    pub map_transient_fraction: f64,
     /// The friction sweep varies the temperature (else the drive speed).
     pub friction_by_temperature: bool,
     /// Lowest and highest drive speed of the friction sweep [m/s] (0: around the current).
@@ -99,6 +113,13 @@ impl Default for LabSettings {
             sweep_duration: 100.0,
             sweep_transient_returns: 50.0,
             sweep_column: String::new(),
+            map_x_param: String::new(),
+            map_x_range: (0.0, 0.0),
+            map_y_param: String::new(),
+            map_y_range: (0.0, 0.0),
+            map_steps: 20.0,
+            map_duration_s: 60.0,
+            map_transient_fraction: 0.5,
             friction_by_temperature: false,
             friction_speed_mps: (0.0, 0.0),
             friction_temperature_k: (0.0, 0.0),

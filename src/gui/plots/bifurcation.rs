@@ -34,19 +34,19 @@ const PICK_RADIUS: f32 = 12.0;
 
 /// A sweepable parameter: dotted path and its metadata.
 #[derive(Clone, Copy)]
-struct Param {
+pub(super) struct Param {
     path_prefix: &'static str,
-    meta: &'static ParamMeta,
+    pub(super) meta: &'static ParamMeta,
 }
 
 impl Param {
-    fn path(&self) -> String {
+    pub(super) fn path(&self) -> String {
         format!("{}.{}", self.path_prefix, self.meta.key)
     }
 }
 
 /// Every numeric parameter of the system and (when the system uses it) the law.
-fn parameters(app: &TriboApp) -> Vec<Param> {
+pub(super) fn parameters(app: &TriboApp) -> Vec<Param> {
     let p = &app.session.preset;
     let mut out: Vec<Param> = p
         .system
@@ -67,7 +67,7 @@ fn parameters(app: &TriboApp) -> Vec<Param> {
     out
 }
 
-fn current_value(app: &TriboApp, param: &Param) -> f64 {
+pub(super) fn current_value(app: &TriboApp, param: &Param) -> f64 {
     let p = &app.session.preset;
     let v = match param.path_prefix {
         "law" => p.law.params().get(param.meta.key),
@@ -77,7 +77,7 @@ fn current_value(app: &TriboApp, param: &Param) -> f64 {
 }
 
 /// A range around the current value, inside the parameter's bounds.
-fn default_range(meta: &ParamMeta, v: f64) -> (f64, f64) {
+pub(super) fn default_range(meta: &ParamMeta, v: f64) -> (f64, f64) {
     if v != 0.0 {
         let (a, b) = (0.5 * v, 1.5 * v);
         (a.min(b).max(meta.min), a.max(b).min(meta.max))

@@ -15,6 +15,7 @@ mod load_point;
 mod lyapunov;
 mod phase;
 mod poincare;
+mod regime_map;
 pub mod roles;
 mod series_source;
 mod spectrum;
@@ -55,6 +56,8 @@ pub struct PlotCache {
     pub stick_fraction: Option<(std::time::Instant, StickFractions)>,
     /// Velocity steps and holds read from the record.
     pub load_point: load_point::LoadPointCache,
+    /// The regime map's image and the cells it shows (rebuilt when a cell arrives).
+    pub regime_map: regime_map::MapImageCache,
     follow_initialised: bool,
 }
 
@@ -137,6 +140,7 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
         Tab::Attractor => attractor::show(app, ui, reset),
         Tab::Embedding => embedding::show(app, ui, reset),
         Tab::Bifurcation => bifurcation::show(app, ui, reset),
+        Tab::RegimeMap => regime_map::show(app, ui, reset),
         Tab::Events => events::show(app, ui, reset),
         Tab::FrictionSweep => friction_sweep::show(app, ui, reset),
         Tab::LoadPoint => load_point::show(app, ui, reset),
