@@ -51,21 +51,13 @@ pub struct LawSpread {
     pub seed: u64,
 }
 
-/// FNV-1a hash of a parameter key (a fixed, documented mixing: seeds keep their meaning in
-/// every future version).
-fn fnv1a(key: &str) -> u64 {
-    key.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
 /// Largest accepted relative spread.
 pub const MAX_RELATIVE_SPREAD: f64 = 1.0;
 
 impl LawSpread {
     /// The `n` deviates `ξᵢ` of this spread.
     pub fn deviates(&self, n: usize) -> Vec<f64> {
-        let mut rng = SplitMix64::new(self.seed ^ fnv1a(&self.param));
+        let mut rng = SplitMix64::new(self.seed ^ crate::util::hash::fnv1a(self.param.as_bytes()));
         (0..n)
             .map(|_| match self.distribution {
                 Distribution::Uniform => (2.0 * rng.uniform_open() - 1.0) * 3f64.sqrt(),

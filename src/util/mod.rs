@@ -2,6 +2,7 @@
 
 pub mod atomic_write;
 pub mod eng;
+pub mod hash;
 pub mod json;
 pub mod number;
 pub mod rng;
