@@ -32,6 +32,7 @@ fn spec(nx: usize, ny: usize, shard: Shard) -> MapSpec {
         section: SectionChoice::Auto,
         shard,
         threads: None,
+        lyapunov: false,
     }
 }
 
@@ -259,4 +260,61 @@ fn cli_map_shards_and_merge() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("2/2"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// With `lyapunov`, each cell carries its largest exponent and the exponent has the last word
+/// between a torus and chaos. The pair of blocks of Huang & Turcotte's model (see
+/// `two_block_chaos.rs`): period 4 at a load ratio β = N₂/N₁ = 1.25 (λ₁ ≈ 0), chaos at
+/// β = 1.2 (λ₁ ≈ +0.07 /s).
+#[test]
+fn lyapunov_exponent_per_cell_tells_chaos_from_a_period_four_orbit() {
+    let mut base = builtin::load("two_block_bk").unwrap().unwrap();
+    for (path, value) in [
+        ("contact.2", "default"),
+        ("law.mu_s", "0.4"),
+        ("law.mu_k", "0.2"),
+        ("system.damping_1", "0"),
+        ("system.damping_2", "0"),
+        ("system.belt_speed", "0.01"),
+        ("system.coupling_stiffness", "100"),
+        ("run.output_interval", "0.01"),
+    ] {
+        base.set_path(path, value).unwrap();
+    }
+    let spec = MapSpec {
+        x: Axis::new("system.normal_load_2", 9.81 * 1.2, 9.81 * 1.25, 2),
+        y: Axis::new("system.damping_1", 0.0, 0.0, 1),
+        duration_s: 1000.0,
+        transient: Transient::Seconds(300.0),
+        section: SectionChoice::Auto,
+        shard: Shard::ALL,
+        threads: None,
+        lyapunov: true,
+    };
+    let cells = regime_map(&base, &spec, MapControl::default()).unwrap();
+    let (chaotic, periodic) = (&cells[0], &cells[1]);
+    println!("{chaotic:?}\n{periodic:?}");
+    assert_eq!(chaotic.regime, Regime::Chaotic);
+    assert!(chaotic.lambda1_per_s > 0.03, "{}", chaotic.lambda1_per_s);
+    assert!(
+        matches!(periodic.regime, Regime::Periodic(_)),
+        "{periodic:?}"
+    );
+    assert!(
+        periodic.lambda1_per_s.abs() < 0.01,
+        "{}",
+        periodic.lambda1_per_s
+    );
+    // Without the exponent the column stays empty (NaN).
+    let cells = regime_map(
+        &base,
+        &MapSpec {
+            lyapunov: false,
+            duration_s: 400.0,
+            ..spec
+        },
+        MapControl::default(),
+    )
+    .unwrap();
+    assert!(cells.iter().all(|c| c.lambda1_per_s.is_nan()));
 }

@@ -11,6 +11,7 @@ use super::opts::Opts;
 use super::{CliError, format_number};
 use crate::analysis::activated_friction::fit_speed_sweep;
 use crate::analysis::friction_sweep::{FrictionPoint, FrictionSweepSpec, Span, friction_sweep};
+use crate::analysis::shard::{self, Shard};
 use crate::analysis::sweep::linspace;
 use crate::preset::Preset;
 use crate::util::eng::format_si;
@@ -25,6 +26,7 @@ const VALUE_FLAGS: &[&str] = &[
     "--transient",
     "--measure",
     "--threads",
+    "--shard",
     "--out",
     "-o",
 ];
@@ -110,6 +112,24 @@ pub(super) fn friction_cmd(args: &[String]) -> Result<(), CliError> {
             .unwrap_or(default_span(20.0)),
         threads: o.count("--threads")?,
     };
+    let shard = match o.value("--shard") {
+        Some(t) => Shard::parse(t).map_err(usage)?,
+        None => Shard::ALL,
+    };
+    let mut spec = spec;
+    let settings = shard_settings(&preset, &spec, from, to, log);
+    let units = shard.units(spec.values.len());
+    if units.is_empty() {
+        return Err(usage(format!(
+            "--shard: {steps} values split into at most {steps} shards"
+        )));
+    }
+    if !shard.is_all() && o.switch("--fit") {
+        return Err(usage(
+            "--fit reads the whole sweep: merge the shards and fit the merged file's values",
+        ));
+    }
+    spec.values = units.iter().map(|&i| spec.values[i]).collect();
     let quiet = o.switch("--quiet");
     let progress = |done: usize, total: usize| {
         if !quiet {
@@ -119,7 +139,12 @@ pub(super) fn friction_cmd(args: &[String]) -> Result<(), CliError> {
     let points = friction_sweep(&preset, &spec, None, Some(&progress))
         .map_err(|e| CliError::Failed(format!("{}: {e}", o.preset)))?;
     super::write_out(o.value("--out").or(o.value("-o")), |w: &mut dyn Write| {
-        write_csv(&param, &points, w)
+        // The unsplit table stays plain CSV.
+        if !shard.is_all() {
+            shard::write_settings(w, &settings, shard)?;
+        }
+        let units = (!shard.is_all()).then_some(units.as_slice());
+        write_csv(&param, &points, units, w)
     })?;
     if o.switch("--fit") {
         eprintln!(
@@ -130,12 +155,54 @@ pub(super) fn friction_cmd(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-fn write_csv(param: &str, points: &[FrictionPoint], w: &mut dyn Write) -> std::io::Result<()> {
+/// The `#` lines of a shard file (written only when the sweep is split).
+fn shard_settings(
+    preset: &Preset,
+    spec: &FrictionSweepSpec,
+    from: f64,
+    to: f64,
+    log: bool,
+) -> Vec<String> {
+    let span = |s: Span| match s {
+        Span::Seconds(v) => format!("{} s", format_number(v)),
+        Span::DrivePeriods(v) => format!("{} drive periods", format_number(v)),
+    };
+    vec![
+        shard::FRICTION_SWEEP.to_string(),
+        shard::preset_line(preset),
+        format!(
+            "{}{}={}:{}:{}{}",
+            shard::VALUES,
+            spec.param,
+            format_number(from),
+            format_number(to),
+            spec.values.len(),
+            if log { " (log)" } else { "" }
+        ),
+        format!(
+            "# run: {} seeds, transient {}, measure {}",
+            spec.seeds.len(),
+            span(spec.transient),
+            span(spec.measure)
+        ),
+    ]
+}
+
+/// One row per value; with `units` (a shard), each after its `# unit I` line.
+fn write_csv(
+    param: &str,
+    points: &[FrictionPoint],
+    units: Option<&[usize]>,
+    w: &mut dyn Write,
+) -> std::io::Result<()> {
     writeln!(
         w,
         "{param},friction_n,sem_n,peak_n,peak_sem_n,slips_per_period,runs"
     )?;
-    for p in points {
+    for (j, p) in points.iter().enumerate() {
+        if let Some(i) = units.and_then(|u| u.get(j)) {
+            writeln!(w, "{}{i}", shard::UNIT)?;
+        }
         writeln!(
             w,
             "{},{},{},{},{},{},{}",

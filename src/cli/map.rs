@@ -9,7 +9,7 @@ use super::opts::Opts;
 use super::{CliError, format_number};
 use crate::analysis::dynamics::SectionChoice;
 use crate::analysis::regime_map::{
-    Axis, MapControl, MapProgress, MapSpec, Regime, Shard, csv, regime_map,
+    Axis, MapControl, MapProgress, MapSpec, Regime, Shard, csv, figure, regime_map, stability_curve,
 };
 use crate::analysis::sweep::Transient;
 use crate::integrate::Role;
@@ -24,10 +24,11 @@ const VALUE_FLAGS: &[&str] = &[
     "--section",
     "--shard",
     "--threads",
+    "--figure",
     "--out",
     "-o",
 ];
-const SWITCHES: &[&str] = &["--quiet"];
+const SWITCHES: &[&str] = &["--quiet", "--lyapunov"];
 
 fn usage(msg: impl Into<String>) -> CliError {
     CliError::Usage(msg.into())
@@ -68,6 +69,7 @@ fn spec_from(o: &Opts, preset: &crate::preset::Preset) -> Result<MapSpec, CliErr
         section,
         shard,
         threads: o.count("--threads")?,
+        lyapunov: o.switch("--lyapunov"),
     })
 }
 
@@ -126,6 +128,11 @@ pub(super) fn map_cmd(args: &[String]) -> Result<(), CliError> {
         })
         .map(|c| c.unit)
         .unwrap_or_default();
+    if let Some(path) = o.value("--figure") {
+        let boundary = stability_curve(&preset, &spec);
+        let text = figure::svg(&preset, &spec, &cells, &boundary);
+        super::write_out(Some(path), |w| w.write_all(text.as_bytes()))?;
+    }
     super::write_out(o.value("--out").or(o.value("-o")), |w| {
         csv::write(w, &preset, &spec, &unit, &cells)
     })

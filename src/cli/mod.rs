@@ -30,6 +30,7 @@ tribolab — a laboratory for dry friction and stick–slip dynamics
 USAGE:
     tribolab                       open the desktop laboratory
     tribolab gui [PRESET.ron]      open it with a preset (--frame-stats: frame timings on stderr)
+    tribolab gui --baseline        an empty window with frame timings: this machine's floor
     tribolab run PRESET.ron [--duration SECONDS] [--set PATH=VALUE]... [--out FILE.csv]
                    [--summary] [--stats]
                                    run headless; CSV on stdout unless --out is given;
@@ -60,11 +61,13 @@ USAGE:
                                    Floquet multipliers, stability verdict
     tribolab sweep PRESET.ron --param PATH --from A --to B --steps N [--duration S]
                    [--transient S | --transient-returns N] [--fixed] [--section NAME]
-                   [--response] [--set PATH=VALUE]... [--threads N] [--out FILE.csv]
+                   [--response] [--set PATH=VALUE]... [--threads N] [--shard K/N]
+                   [--out FILE.csv]
                                    bifurcation diagram: N values from A to B, up then down
                                    (each run continuing from the last; --fixed: all from the
                                    preset's start); one CSV row per Poincaré point, the
-                                   parameter first; --response: response vs drive frequency
+                                   parameter first; --response: response vs drive frequency;
+                                   --shard K/N (with --fixed): every N-th value from the K-th
     tribolab events PRESET.ron [--duration S] [--set PATH=VALUE]... [--out FILE.csv] [--stats]
                                    slip-event catalogue of a chain (one CSV row per event:
                                    start, end, epicentre, blocks, potency, magnitude, peak
@@ -72,14 +75,15 @@ USAGE:
                                    bootstrap interval and the potency power law on stderr
     tribolab friction PRESET.ron --param PATH --from A --to B [--steps N] [--log]
                       [--seeds K] [--transient P] [--measure P] [--set PATH=VALUE]...
-                      [--threads N] [--out FILE.csv] [--fit [--viscous]]
+                      [--threads N] [--shard K/N] [--out FILE.csv] [--fit [--viscous]]
                                    mean friction against one parameter (speed, temperature),
                                    K noise seeds per value (mean and standard error): one CSV
                                    row per value; P in drive periods (a/v of a tip, default
                                    3 and 20) or seconds (`2e-3s`); --fit: the thermally
                                    activated law F_c − ΔF·|ln(v/v_c)|^β fitted to friction
                                    against speed, the viscous drag γ·v taken off first
-                                   (--viscous: kept)
+                                   (--viscous: kept); --shard K/N: every N-th value from
+                                   the K-th
     tribolab rig PRESET.ron [--duration S] [--set PATH=VALUE]... [--out FILE.csv]
                                    velocity steps and slide–hold–slide: runs a preset whose
                                    load point follows a programme and reads each step (μ
@@ -88,17 +92,22 @@ USAGE:
                                    row per step or hold, the table on stderr
     tribolab map PRESET.ron --x PATH=A:B:N --y PATH=A:B:N [--duration S]
                  [--transient S | --transient-returns N] [--section NAME] [--shard K/N]
-                 [--set PATH=VALUE]... [--threads N] [--out FILE.csv]
+                 [--lyapunov] [--set PATH=VALUE]... [--threads N] [--out FILE.csv]
+                 [--figure FILE.svg]
                                    regime map over two parameters: each cell from the
                                    preset's initial state, named steady, periodic (with its
                                    points per period), quasi-periodic, chaotic, unsettled or
                                    failed from its Poincaré returns, with stick fraction,
                                    amplitude, dominant frequency and slip events; one CSV row
-                                   per cell; default transient: half the run; --shard K/N:
-                                   only every N-th cell from the K-th (for job arrays)
+                                   per cell; default transient: half the run; --lyapunov:
+                                   also λ₁ per cell (about twice the time; decides between
+                                   quasi-periodic and chaotic); --shard K/N: only every N-th
+                                   cell from the K-th (for job arrays); --figure: the map
+                                   as an SVG figure (axes, legend, stability boundary)
     tribolab merge SHARD.csv... [--out FILE.csv]
-                                   joins the shards of one map into the file of the unsplit
-                                   map (checks they are all there, once, with one setting)
+                                   joins the shards of one map or sweep into the file of the
+                                   unsplit run (checks they are all there, once, with one
+                                   setting)
     tribolab laws                  list the friction laws with parameter keys, units, ranges
     tribolab systems               list the mechanical systems with their parameters
     tribolab presets               list the built-in presets

@@ -11,6 +11,7 @@ use super::opts::Opts;
 use super::{CliError, format_number};
 use crate::analysis::dynamics::SectionChoice;
 use crate::analysis::response::{ResponsePoint, response_frequencies};
+use crate::analysis::shard::{self, Shard};
 use crate::analysis::sweep::{
     SweepControl, SweepProgress, SweepResult, SweepSpec, SweepStart, Transient, linspace, sweep,
 };
@@ -26,6 +27,7 @@ const VALUE_FLAGS: &[&str] = &[
     "--transient-returns",
     "--section",
     "--threads",
+    "--shard",
     "--out",
     "-o",
 ];
@@ -81,10 +83,79 @@ fn spec_from(o: &Opts, preset: &crate::preset::Preset) -> Result<SweepSpec, CliE
     })
 }
 
+/// A fixed-start sweep cut to one shard's values: the settings lines of its file and the
+/// value indices it runs.
+struct Sharded {
+    shard: Shard,
+    settings: Vec<String>,
+    units: Vec<usize>,
+}
+
+fn shard_of(
+    o: &Opts,
+    preset: &crate::preset::Preset,
+    spec: &mut SweepSpec,
+) -> Result<Option<Sharded>, CliError> {
+    let Some(text) = o.value("--shard") else {
+        return Ok(None);
+    };
+    let shard = Shard::parse(text).map_err(usage)?;
+    if shard.is_all() {
+        return Ok(None);
+    }
+    if spec.start != SweepStart::Fixed {
+        return Err(usage(
+            "--shard needs --fixed: a continuation sweep starts each value from the end of the \
+             previous one, so its values cannot run apart",
+        ));
+    }
+    let transient = match spec.transient {
+        Transient::Seconds(s) => format!("{} s", format_number(s)),
+        Transient::Returns(n) => format!("{n} returns"),
+    };
+    let settings = vec![
+        shard::SWEEP.to_string(),
+        shard::preset_line(preset),
+        format!(
+            "{}{}={}:{}:{}",
+            shard::VALUES,
+            spec.param,
+            format_number(spec.values[0]),
+            format_number(spec.values[spec.values.len() - 1]),
+            spec.values.len()
+        ),
+        format!(
+            "# run: fixed start, duration {} s, transient {transient}, section {}, {}",
+            format_number(spec.duration_s),
+            spec.section.describe(),
+            if o.switch("--response") {
+                "response frequencies"
+            } else {
+                "section points"
+            }
+        ),
+    ];
+    let units = shard.units(spec.values.len());
+    if units.is_empty() {
+        return Err(usage(format!(
+            "--shard {text}: a sweep of {} values splits into at most {} shards",
+            spec.values.len(),
+            spec.values.len()
+        )));
+    }
+    spec.values = units.iter().map(|&i| spec.values[i]).collect();
+    Ok(Some(Sharded {
+        shard,
+        settings,
+        units,
+    }))
+}
+
 pub(super) fn sweep_cmd(args: &[String]) -> Result<(), CliError> {
     let o = Opts::parse("sweep", args, VALUE_FLAGS, SWITCHES)?;
     let preset = o.preset()?;
-    let spec = spec_from(&o, &preset)?;
+    let mut spec = spec_from(&o, &preset)?;
+    let sharded = shard_of(&o, &preset, &mut spec)?;
     let quiet = o.switch("--quiet");
     let total = spec.total_runs();
     // Progress on stderr in steps of 5 %.
@@ -119,9 +190,15 @@ pub(super) fn sweep_cmd(args: &[String]) -> Result<(), CliError> {
         }
         Table::Points(result)
     };
-    let write = |w: &mut dyn Write| match &table {
-        Table::Points(r) => write_points(w, r),
-        Table::Response(points) => write_response(w, &spec.param, points),
+    let units = sharded.as_ref().map(|s| s.units.as_slice());
+    let write = |w: &mut dyn Write| {
+        if let Some(s) = &sharded {
+            shard::write_settings(w, &s.settings, s.shard)?;
+        }
+        match &table {
+            Table::Points(r) => write_points(w, r, units),
+            Table::Response(points) => write_response(w, &spec.param, points, units),
+        }
     };
     if !quiet {
         eprintln!(
@@ -147,10 +224,16 @@ fn short(section: &str) -> &str {
 /// `PARAM,branch,section,t,<model columns>`; a run without section points after its transient
 /// contributes one row of its final state, `final state` (settled: it stopped returning) or
 /// `unsettled` (still returning when the run ended, before the transient's returns were done).
-fn write_points(w: &mut dyn Write, r: &SweepResult) -> std::io::Result<()> {
+/// With `units` (a shard), each run's rows follow a `# unit I` line.
+fn write_points(
+    w: &mut dyn Write,
+    r: &SweepResult,
+    units: Option<&[usize]>,
+) -> std::io::Result<()> {
     writeln!(w, "{},branch,section,t,{}", r.param, r.columns.join(","))?;
     let mut line = String::new();
-    for run in &r.runs {
+    for (j, run) in r.runs.iter().enumerate() {
+        unit_line(w, units, j)?;
         let section = if run.unsettled {
             "unsettled"
         } else if run.final_state {
@@ -180,9 +263,15 @@ fn write_points(w: &mut dyn Write, r: &SweepResult) -> std::io::Result<()> {
 
 /// `PARAM,branch,drive_hz,response_hz,amplitude` (empty response when nothing oscillates;
 /// `drive_hz` is the frequency of the drive's cycle, the bench's belt turn).
-fn write_response(w: &mut dyn Write, param: &str, points: &[ResponsePoint]) -> std::io::Result<()> {
+fn write_response(
+    w: &mut dyn Write,
+    param: &str,
+    points: &[ResponsePoint],
+    units: Option<&[usize]>,
+) -> std::io::Result<()> {
     writeln!(w, "{param},branch,drive_hz,response_hz,amplitude")?;
-    for p in points {
+    for (j, p) in points.iter().enumerate() {
+        unit_line(w, units, j)?;
         writeln!(
             w,
             "{},{},{},{},{}",
@@ -194,6 +283,14 @@ fn write_response(w: &mut dyn Write, param: &str, points: &[ResponsePoint]) -> s
         )?;
     }
     Ok(())
+}
+
+/// The `# unit I` line before the rows of run `j` of a shard.
+fn unit_line(w: &mut dyn Write, units: Option<&[usize]>, j: usize) -> std::io::Result<()> {
+    match units.and_then(|u| u.get(j)) {
+        Some(i) => writeln!(w, "{}{i}", shard::UNIT),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]

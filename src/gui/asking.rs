@@ -55,6 +55,8 @@ impl TriboApp {
                 DialogKind::ExportCsv => self.export_csv_to(path),
                 DialogKind::ExportPng => self.export_png_to(path, ctx),
                 DialogKind::ImportCsv => self.open_csv_file(&path),
+                DialogKind::SaveMapCsv => self.save_map_csv_to(path),
+                DialogKind::SaveMapFigure => self.save_map_figure_to(path),
             },
         }
     }

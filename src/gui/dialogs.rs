@@ -19,6 +19,10 @@ pub enum DialogKind {
     ExportPng,
     /// Choose a measured series (CSV) to import.
     ImportCsv,
+    /// Choose where to save the regime map's table (CSV).
+    SaveMapCsv,
+    /// Choose where to save the regime map as a figure (SVG).
+    SaveMapFigure,
 }
 
 impl DialogKind {
@@ -29,13 +33,16 @@ impl DialogKind {
             DialogKind::ExportCsv => "Export traces as CSV",
             DialogKind::ExportPng => "Export plots as PNG",
             DialogKind::ImportCsv => "Import measured series",
+            DialogKind::SaveMapCsv => "Save the regime map as CSV",
+            DialogKind::SaveMapFigure => "Save the regime map as a figure (SVG)",
         }
     }
 
     fn filter(self) -> (&'static str, &'static [&'static str]) {
         match self {
             DialogKind::OpenPreset | DialogKind::SavePreset => ("tribolab preset", &["ron"]),
-            DialogKind::ExportCsv => ("CSV", &["csv"]),
+            DialogKind::ExportCsv | DialogKind::SaveMapCsv => ("CSV", &["csv"]),
+            DialogKind::SaveMapFigure => ("SVG image", &["svg"]),
             DialogKind::ExportPng => ("PNG image", &["png"]),
             DialogKind::ImportCsv => ("CSV", &["csv", "txt", "tsv"]),
         }
@@ -44,7 +51,11 @@ impl DialogKind {
     fn saves(self) -> bool {
         matches!(
             self,
-            DialogKind::SavePreset | DialogKind::ExportCsv | DialogKind::ExportPng
+            DialogKind::SavePreset
+                | DialogKind::ExportCsv
+                | DialogKind::ExportPng
+                | DialogKind::SaveMapCsv
+                | DialogKind::SaveMapFigure
         )
     }
 }

@@ -138,6 +138,62 @@ impl TriboApp {
     }
 }
 
+impl TriboApp {
+    /// The regime map's *Save table (CSV)…*.
+    pub(in crate::gui) fn save_map_csv_dialog(&mut self, ctx: &egui::Context) {
+        let suggested = format!("{}_map.csv", file_stem(&self.session.preset.name));
+        self.ask_file(ctx, DialogKind::SaveMapCsv, &suggested);
+    }
+
+    /// The regime map's *Save figure (SVG)…*.
+    pub(in crate::gui) fn save_map_figure_dialog(&mut self, ctx: &egui::Context) {
+        let suggested = format!("{}_map.svg", file_stem(&self.session.preset.name));
+        self.ask_file(ctx, DialogKind::SaveMapFigure, &suggested);
+    }
+
+    /// Writes the finished map as the CLI's `tribolab map` writes it (atomically).
+    pub fn save_map_csv_to(&mut self, path: PathBuf) {
+        let path = with_extension(path, "csv");
+        let Some(view) = self.lab.regime_map() else {
+            return;
+        };
+        let Some(cells) = view.cells.iter().cloned().collect::<Option<Vec<_>>>() else {
+            self.show_info(
+                "The map is not finished",
+                "Its table is saved once every cell has run; the figure can be saved now.".into(),
+            );
+            return;
+        };
+        let result = write_atomically(&path, |w: &mut dyn Write| {
+            crate::analysis::regime_map::csv::write(
+                w,
+                &view.preset,
+                &view.spec,
+                &view.amplitude_unit,
+                &cells,
+            )
+        });
+        if let Err(e) = result {
+            self.show_error("Cannot save the map", format!("{}: {e}", path.display()));
+        }
+    }
+
+    /// Writes the map (as far as it has run) as an SVG figure (atomically).
+    pub fn save_map_figure_to(&mut self, path: PathBuf) {
+        let path = with_extension(path, "svg");
+        let Some(view) = self.lab.regime_map() else {
+            return;
+        };
+        let cells: Vec<_> = view.cells.iter().flatten().cloned().collect();
+        let boundary = (view.boundary_symbol.clone(), view.boundary.clone());
+        let text =
+            crate::analysis::regime_map::figure::svg(&view.preset, &view.spec, &cells, &boundary);
+        if let Err(e) = write_atomically(&path, |w: &mut dyn Write| w.write_all(text.as_bytes())) {
+            self.show_error("Cannot save the figure", format!("{}: {e}", path.display()));
+        }
+    }
+}
+
 fn save_png(path: &Path, img: &egui::ColorImage) -> std::io::Result<()> {
     let [w, h] = img.size;
     let rgba: Vec<u8> = img.pixels.iter().flat_map(|c| c.to_array()).collect();

@@ -1,7 +1,7 @@
 //! One cell of a regime map: the run at one (x, y), its steady state named from the Poincaré
 //! returns, and the measures read from the rows after the transient.
 
-use super::{Axis, MapSpec};
+use super::{Axis, MapSpec, lyapunov};
 use crate::analysis::classify::{PoincareShape, poincare_shape};
 use crate::analysis::dynamics::SectionChoice;
 use crate::analysis::slip_events::slip_statistics;
@@ -103,6 +103,8 @@ pub struct MapCell {
     pub frequency_hz: f64,
     /// Complete slip events after the transient, summed over contacts.
     pub slip_events: usize,
+    /// Largest Lyapunov exponent [1/s] (NaN unless asked for).
+    pub lambda1_per_s: f64,
     /// Why the run failed (empty otherwise).
     pub message: String,
 }
@@ -132,6 +134,7 @@ pub(super) fn run_cell(
         amplitude: f64::NAN,
         frequency_hz: f64::NAN,
         slip_events: 0,
+        lambda1_per_s: f64::NAN,
         message: String::new(),
     };
     let mut preset = base.clone();
@@ -189,6 +192,25 @@ pub(super) fn run_cell(
     }
     out.returns = if run.final_state { 0 } else { run.points.len() };
     measure(&mut out, &preset, &columns, &run, sweep.capture.as_ref());
+    if spec.lyapunov && out.regime != Regime::Failed {
+        // A transient counted in returns has no duration before the run: λ₁ then averages
+        // over the second half.
+        let transient_s = match spec.transient {
+            crate::analysis::sweep::Transient::Seconds(s) => s,
+            crate::analysis::sweep::Transient::Returns(_) => 0.5 * spec.duration_s,
+        };
+        let mut at = preset.clone();
+        let exponent = set(&mut at, &spec.x, x)
+            .and_then(|()| lyapunov::largest_exponent(&at, transient_s, spec.duration_s, cancel));
+        match exponent {
+            Ok(Some((l1, tol))) => {
+                out.lambda1_per_s = l1;
+                out.regime = lyapunov::combine(out.regime, l1, tol);
+            }
+            Ok(None) => return Err(SweepError::Cancelled { done: 0, total: 0 }),
+            Err(m) => out.message = m,
+        }
+    }
     Ok(out)
 }
 

@@ -2,8 +2,8 @@
 //! the preset's initial state, drops its transient, and names its steady state from its
 //! Poincaré returns — steady (no return: equilibrium or steady sliding), periodic with K points
 //! on the section, quasi-periodic (a closed curve), chaotic (scattered), unsettled, failed — with
-//! the stick fraction, the amplitude and dominant frequency of the first coordinate and the
-//! number of slip events as measures.
+//! the stick fraction, the amplitude and dominant frequency of the first coordinate, the
+//! number of slip events and, when asked, the largest Lyapunov exponent as measures.
 //!
 //! * **Independent cells.** Each cell is a fixed-start run (no continuation), so any subset of
 //!   cells gives the same numbers wherever it runs: a map splits into shards
@@ -18,11 +18,14 @@
 
 mod cell;
 pub mod csv;
+pub mod figure;
+mod lyapunov;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+pub use crate::analysis::shard::Shard;
 pub use cell::{MapCell, Regime};
 
 use super::dynamics::SectionChoice;
@@ -91,42 +94,6 @@ impl Axis {
     }
 }
 
-/// A slice of a map's cells: shard `index` (1-based) of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// Which shard, 1 to `count`.
-    pub index: usize,
-    /// How many shards.
-    pub count: usize,
-}
-
-impl Shard {
-    /// The whole map.
-    pub const ALL: Shard = Shard { index: 1, count: 1 };
-
-    /// Parses `K/N` (1 ≤ K ≤ N).
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let bad = || format!("shard `{text}`: expected K/N with 1 ≤ K ≤ N, e.g. 3/16");
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let index: usize = k.trim().parse().map_err(|_| bad())?;
-        let count: usize = n.trim().parse().map_err(|_| bad())?;
-        if count == 0 || index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Self { index, count })
-    }
-
-    /// Whether cell `cell` belongs to this shard.
-    pub fn contains(self, cell: usize) -> bool {
-        cell % self.count == self.index - 1
-    }
-
-    /// Whether this is the whole map.
-    pub fn is_all(self) -> bool {
-        self.count == 1
-    }
-}
-
 /// A regime map.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MapSpec {
@@ -144,6 +111,9 @@ pub struct MapSpec {
     pub shard: Shard,
     /// Worker threads (default: available parallelism).
     pub threads: Option<usize>,
+    /// Also compute each cell's largest Lyapunov exponent (about twice the cost) and let it
+    /// decide between quasi-periodic and chaotic ([`lyapunov`]).
+    pub lyapunov: bool,
 }
 
 impl MapSpec {
@@ -154,9 +124,7 @@ impl MapSpec {
 
     /// The cells of this spec's shard, in order.
     pub fn shard_cells(&self) -> Vec<usize> {
-        (0..self.cells())
-            .filter(|&c| self.shard.contains(c))
-            .collect()
+        self.shard.units(self.cells())
     }
 }
 

@@ -126,6 +126,7 @@ impl TriboApp {
             section: SectionChoice::Auto,
             shard: Shard::ALL,
             threads: None,
+            lyapunov: s.map_lyapunov,
         };
         let preset = self.session.preset.clone();
         let (boundary_symbol, boundary) = regime_map::stability_curve(&preset, &spec);

@@ -61,6 +61,8 @@ pub struct LabSettings {
     pub map_duration_s: f64,
     /// Regime map: part of each run dropped as transient (0–1).
     pub map_transient_fraction: f64,
+    /// Regime map: also compute each cell's largest Lyapunov exponent.
+    pub map_lyapunov: bool,
     /// The friction sweep varies the temperature (else the drive speed).
     pub friction_by_temperature: bool,
     /// Lowest and highest drive speed of the friction sweep [m/s] (0: around the current).
@@ -120,6 +122,7 @@ impl Default for LabSettings {
             map_steps: 20.0,
             map_duration_s: 60.0,
             map_transient_fraction: 0.5,
+            map_lyapunov: false,
             friction_by_temperature: false,
             friction_speed_mps: (0.0, 0.0),
             friction_temperature_k: (0.0, 0.0),

@@ -9,7 +9,7 @@ use egui_plot::{Line, Plot, PlotImage, PlotPoint};
 
 use super::bifurcation::{Param, current_value, default_range, parameters};
 use super::{job_bar, setting_rows};
-use crate::analysis::regime_map::{MapCell, Regime};
+use crate::analysis::regime_map::{MapCell, Regime, figure};
 use crate::gui::TriboApp;
 use crate::gui::controls::param_slider;
 use crate::gui::jobs::JobKind;
@@ -17,43 +17,11 @@ use crate::gui::lab::{MapView, short};
 use crate::params::{ParamMeta, Scale};
 use crate::util::eng::format_si;
 
-/// Colour of a regime.
-fn color(regime: Regime) -> Color32 {
-    match regime {
-        Regime::Steady => Color32::from_rgb(120, 190, 120),
-        Regime::Periodic(1) => Color32::from_rgb(31, 119, 180),
-        Regime::Periodic(2) => Color32::from_rgb(110, 80, 190),
-        Regime::Periodic(_) => Color32::from_rgb(170, 60, 170),
-        Regime::QuasiPeriodic => Color32::from_rgb(240, 160, 40),
-        Regime::Chaotic => Color32::from_rgb(210, 40, 40),
-        Regime::Unsettled => Color32::from_rgb(150, 150, 150),
-        Regime::Failed => Color32::from_rgb(40, 40, 40),
-    }
-}
-
-/// Colour of a periodic cell whose contacts never stick (the oscillation about steady sliding
-/// born at the stability boundary, or sliding shaken by a forcing).
-const SLIDING_CYCLE: Color32 = Color32::from_rgb(90, 190, 220);
-
-/// Colour of a cell.
+/// Colour of a cell (the figure's palette, [`figure::cell_rgb`]).
 fn cell_color(c: &MapCell) -> Color32 {
-    match c.regime {
-        Regime::Periodic(_) if c.stick_fraction == 0.0 => SLIDING_CYCLE,
-        r => color(r),
-    }
+    let [r, g, b] = figure::cell_rgb(c);
+    Color32::from_rgb(r, g, b)
 }
-
-/// The legend's entries.
-const LEGEND: [(Regime, &str); 8] = [
-    (Regime::Steady, "steady"),
-    (Regime::Periodic(1), "periodic stick–slip"),
-    (Regime::Periodic(2), "period 2"),
-    (Regime::Periodic(3), "period 3 or more"),
-    (Regime::QuasiPeriodic, "quasi-periodic"),
-    (Regime::Chaotic, "chaotic"),
-    (Regime::Unsettled, "unsettled"),
-    (Regime::Failed, "failed"),
-];
 
 /// The map's texture and what it shows: (cells received, cells in all, background).
 #[derive(Default)]
@@ -95,9 +63,36 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         );
         return;
     };
-    summary(ui, &view);
+    ui.horizontal_wrapped(|ui| {
+        summary(ui, &view);
+        save_buttons(app, ui, &view);
+    });
     legend(ui);
     map(app, ui, &view, reset);
+}
+
+/// *Save table (CSV)…* (the bytes `tribolab map` writes; once the map is complete) and *Save
+/// figure (SVG)…* (for a handout; any time).
+fn save_buttons(app: &mut TriboApp, ui: &mut egui::Ui, view: &MapView) {
+    let ctx = ui.ctx().clone();
+    if ui
+        .add_enabled(view.complete, egui::Button::new("Save table (CSV)…"))
+        .on_hover_text("One row per cell, as `tribolab map` writes it")
+        .on_disabled_hover_text("The table is saved once every cell has run")
+        .clicked()
+    {
+        app.save_map_csv_dialog(&ctx);
+    }
+    if ui
+        .add_enabled(view.done() > 0, egui::Button::new("Save figure (SVG)…"))
+        .on_hover_text(
+            "The map on a white background with axes, legend and stability boundary, for a \
+             handout or a paper",
+        )
+        .clicked()
+    {
+        app.save_map_figure_dialog(&ctx);
+    }
 }
 
 /// The two parameter choosers; a newly chosen parameter gets a range around its value.
@@ -217,6 +212,12 @@ fn settings(app: &mut TriboApp, ui: &mut egui::Ui, x: &Param, y: &Param) {
             Box::new(|ui| _ = param_slider(ui, &transient, &mut s.map_transient_fraction)),
         ],
     );
+    ui.checkbox(&mut s.map_lyapunov, "Largest Lyapunov exponent per cell")
+        .on_hover_text(
+            "Also integrate the tangent equations of each cell (about twice the time): λ₁ \
+             decides between quasi-periodic (λ₁ ≈ 0) and chaotic (λ₁ > 0) and shows in the \
+             hover readout",
+        );
 }
 
 /// Section returns a forced cell needs after its transient for a verdict on a curve or a
@@ -244,7 +245,8 @@ fn forced_hint(app: &mut TriboApp, ui: &mut egui::Ui) {
     ui.horizontal_wrapped(|ui| {
         ui.label(
             egui::RichText::new(format!(
-                "The system is forced with period {}: each cell needs about {} after its                  transient for 50 section returns.",
+                "The system is forced with period {}: each cell needs about {} after its \
+                 transient for 50 section returns.",
                 format_si(period, "s", 3),
                 format_si(FORCED_RETURNS * period, "s", 3)
             ))
@@ -286,11 +288,8 @@ fn summary(ui: &mut egui::Ui, view: &MapView) {
 
 fn legend(ui: &mut egui::Ui) {
     ui.horizontal_wrapped(|ui| {
-        let entries = LEGEND
-            .iter()
-            .map(|(r, name)| (color(*r), *name))
-            .chain([(SLIDING_CYCLE, "periodic without sticking")]);
-        for (c, name) in entries {
+        for ([r, g, b], name) in figure::legend() {
+            let c = Color32::from_rgb(r, g, b);
             ui.label(egui::RichText::new("■").color(c));
             ui.label(name);
             ui.add_space(6.0);
@@ -441,6 +440,9 @@ fn describe(view: &MapView, c: &MapCell) -> String {
         parts.push(format!("f = {}", format_si(c.frequency_hz, "Hz", 3)));
     }
     parts.push(format!("{} slip events", c.slip_events));
+    if c.lambda1_per_s.is_finite() {
+        parts.push(format!("λ₁ = {}", format_si(c.lambda1_per_s, "/s", 3)));
+    }
     format!(
         "{} = {}, {} = {}: {}",
         view.spec.x.param,
