@@ -6,6 +6,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => open_gui(None, false),
+        Some("gui") if args.iter().any(|a| a == "--baseline") => open_baseline(),
         Some("gui") => {
             // `tribolab gui [--frame-stats] [PRESET.ron]`
             let frame_stats = args.iter().any(|a| a == "--frame-stats");
@@ -26,6 +27,23 @@ fn main() -> ExitCode {
 #[cfg(feature = "gui")]
 fn open_gui(preset: Option<tribolab::preset::Preset>, frame_stats: bool) -> ExitCode {
     tribolab::gui::run_app(preset, frame_stats)
+}
+
+/// `tribolab gui --baseline`: an empty window with frame statistics (the rasteriser's floor).
+#[cfg(feature = "gui")]
+fn open_baseline() -> ExitCode {
+    match tribolab::gui::baseline::run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot open the window: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_baseline() -> ExitCode {
+    open_gui(None, false)
 }
 
 #[cfg(not(feature = "gui"))]

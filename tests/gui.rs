@@ -373,3 +373,29 @@ fn playback_speed_holds_when_the_steps_are_long() {
         "{t} s of model time in {wall} s at {factor}×"
     );
 }
+
+/// Paused and untouched, the window asks for no frame on any tab: it redraws on input or new
+/// data only (a window that costs nothing while idle). Running, it keeps asking.
+#[test]
+fn paused_window_requests_no_repaint_on_any_tab() {
+    let mut h = app(true, vec![]);
+    run_until(&mut h, 10.0, |a| a.run_state().t_s > 0.3);
+    assert!(
+        h.try_run().is_err(),
+        "a running simulation should keep the window drawing"
+    );
+    h.key_press(egui::Key::Space);
+    h.run_steps(2);
+    assert!(!h.state().run_state().running);
+    // Chunks already on their way arrive and are drawn once.
+    std::thread::sleep(Duration::from_millis(300));
+    for tab in Tab::ALL {
+        h.state_mut().set_tab(tab);
+        let settled = h.try_run();
+        assert!(settled.is_ok(), "{tab:?}: {}", settled.unwrap_err());
+        // Left alone, nothing asks for another frame.
+        std::thread::sleep(Duration::from_millis(150));
+        let steps = h.try_run();
+        assert_eq!(steps.ok(), Some(1), "{tab:?} redraws while idle");
+    }
+}

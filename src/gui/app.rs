@@ -173,6 +173,8 @@ pub struct TriboApp {
     pub(super) frame_cpu_s: Option<f32>,
     /// Frame timings printed to stderr (`--frame-stats`).
     frame_stats: Option<super::frame_stats::FrameStats>,
+    /// When the window drew its frames (the worker paces itself on it at full speed).
+    frame_clock: std::sync::Arc<super::pacing::FrameClock>,
     /// Analyses: the analysis thread, jobs, results, imported series.
     pub(super) lab: Lab,
     /// Slip-event catalogue of a chain run.
@@ -212,6 +214,7 @@ impl TriboApp {
             frame_stats: opts
                 .frame_stats
                 .then(super::frame_stats::FrameStats::default),
+            frame_clock: std::sync::Arc::default(),
             lab: Lab::default(),
             catalogue: None,
         };
@@ -221,6 +224,7 @@ impl TriboApp {
             app.session.preset.clone(),
             opts.start_running,
             app.speed(),
+            std::sync::Arc::clone(&app.frame_clock),
             move || ctx.request_repaint(),
         ) {
             Ok(w) => app.worker = Some(w),
@@ -484,9 +488,14 @@ impl TriboApp {
 
 impl eframe::App for TriboApp {
     fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        self.frame_clock.frame();
         self.frame_cpu_s = frame.info().cpu_usage;
         if let Some(stats) = &mut self.frame_stats
-            && let Some(line) = stats.frame(self.frame_cpu_s, self.history.len())
+            && let Some(line) = stats.frame(
+                self.frame_cpu_s,
+                self.history.len(),
+                self.run.running.then_some(self.run.rtf),
+            )
         {
             eprintln!("{line}");
         }

@@ -29,8 +29,14 @@ impl Default for FrameStats {
 
 impl FrameStats {
     /// Counts one frame that took `cpu_s` of the window's time (eframe's measure of the
-    /// previous frame); returns the report line once a second has passed.
-    pub fn frame(&mut self, cpu_s: Option<f32>, samples: usize) -> Option<String> {
+    /// previous frame); returns the report line once a second has passed, with the run's
+    /// speed (model seconds per wall second) when it runs.
+    pub fn frame(
+        &mut self,
+        cpu_s: Option<f32>,
+        samples: usize,
+        real_time_factor: Option<f64>,
+    ) -> Option<String> {
         if !self.first_reported && samples > 0 {
             self.first_reported = true;
             if let Some(t0) = super::LAUNCHED.get() {
@@ -48,8 +54,11 @@ impl FrameStats {
         if wall < 1.0 {
             return None;
         }
+        let speed =
+            real_time_factor.map_or_else(String::new, |f| format!(", run {f:.3}× real time"));
         let line = format!(
-            "frame stats: {:.1} frames/s, window time {:.1} ms/frame mean, {:.1} ms max, {samples} samples",
+            "frame stats: {:.1} frames/s, window time {:.1} ms/frame mean, {:.1} ms max, \
+             {samples} samples{speed}",
             f64::from(self.frames) / wall,
             1e3 * self.cpu_sum_s / f64::from(self.frames),
             1e3 * self.cpu_max_s,

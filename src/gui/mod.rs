@@ -3,6 +3,7 @@
 
 mod app;
 mod asking;
+pub mod baseline;
 pub mod catalogue;
 
 mod controls;
@@ -14,6 +15,7 @@ pub mod history;
 pub mod jobs;
 pub mod lab;
 mod menu;
+pub mod pacing;
 pub mod plots;
 mod schematic;
 pub mod session;
@@ -35,11 +37,7 @@ static LAUNCHED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::
 pub fn run_app(preset: Option<Preset>, frame_stats: bool) -> ExitCode {
     let _ = LAUNCHED.set(std::time::Instant::now());
     let icon = eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon.png")).ok();
-    let mut viewport = egui::ViewportBuilder::default()
-        .with_title("tribolab — dry friction & stick–slip laboratory")
-        .with_inner_size([1400.0, 880.0])
-        .with_min_inner_size([900.0, 600.0])
-        .with_drag_and_drop(true);
+    let mut viewport = baseline::viewport();
     if let Some(icon) = icon {
         viewport = viewport.with_icon(icon);
     }
@@ -68,5 +66,3 @@ pub fn run_app(preset: Option<Preset>, frame_stats: bool) -> ExitCode {
         }
     }
 }
-
-use eframe::egui;

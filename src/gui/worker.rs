@@ -2,10 +2,12 @@
 //! the window and sends sample chunks back through a bounded channel (back-pressure instead of
 //! unbounded memory). The window never waits for it.
 
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use super::pacing::{FrameClock, Pacer};
 use crate::integrate::driver::{SampleSink, SectionId};
 use crate::integrate::{Column, Runner};
 use crate::params::ParamSet;
@@ -124,11 +126,14 @@ pub struct WorkerHandle {
 }
 
 impl WorkerHandle {
-    /// Starts the worker with a preset; `wake` is called after each message (repaint request).
+    /// Starts the worker with a preset; `wake` is called after each message (repaint request);
+    /// `clock` is where the window records its frames (the worker paces itself on it when
+    /// running as fast as possible).
     pub fn spawn(
         preset: Preset,
         running: bool,
         speed: Speed,
+        clock: Arc<FrameClock>,
         wake: impl Fn() + Send + 'static,
     ) -> std::io::Result<Self> {
         let (cmd_tx, cmd_rx) = mpsc::channel();
@@ -149,6 +154,8 @@ impl WorkerHandle {
                     model_clock_s: 0.0,
                     delivered_s: 0.0,
                     max_chunk_model_s: 0.1,
+                    clock,
+                    pacer: Pacer::default(),
                 };
                 w.restart(preset);
                 w.run();
@@ -197,6 +204,9 @@ struct Worker {
     /// Model time up to which rows have been sent [s].
     delivered_s: f64,
     max_chunk_model_s: f64,
+    /// The window's frames (pacing at full speed).
+    clock: Arc<FrameClock>,
+    pacer: Pacer,
 }
 
 impl Worker {
@@ -350,9 +360,13 @@ impl Worker {
         let spent = started.elapsed().as_secs_f64();
         match self.speed {
             Speed::Max => {
-                // Aim at ~20 ms of work per chunk.
+                // Aim at ~20 ms of work per chunk, then leave the window its frames.
                 let ratio = (MAX_SPEED_CHUNK_WALL_S / spent.max(1e-6)).clamp(0.5, 2.0);
                 self.max_chunk_model_s = (self.max_chunk_model_s * ratio).clamp(1e-4, 1e4);
+                let pause = self.pacer.pause(self.clock.interval_s(), spent);
+                if !pause.is_zero() {
+                    std::thread::sleep(pause);
+                }
             }
             Speed::Factor(_) => {
                 if let Some(rest) = TICK.checked_sub(started.elapsed()) {

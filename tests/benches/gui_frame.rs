@@ -22,6 +22,58 @@ fn harness(start_running: bool) -> Harness<'static, TriboApp> {
     gui_common::window(egui::vec2(1600.0, 1000.0), start_running, vec![])
 }
 
+/// What the rasteriser receives for the last frame.
+struct Geometry {
+    vertices: usize,
+    triangles: usize,
+    meshes: usize,
+    /// Summed area of the triangles (each inside its clip rectangle, clipped as a box) [px]:
+    /// the fragments a software rasteriser shades, overdraw included.
+    area_px: f64,
+    window_px: f64,
+}
+
+/// Tessellates the last frame's shapes (as eframe does before painting) and counts.
+fn geometry(h: &Harness<'static, TriboApp>, feathering: bool) -> Geometry {
+    let out = h.output();
+    let ctx = &h.ctx;
+    let before = ctx.tessellation_options(|o| o.feathering);
+    ctx.tessellation_options_mut(|o| o.feathering = feathering);
+    let primitives = ctx.tessellate(out.shapes.clone(), out.pixels_per_point);
+    ctx.tessellation_options_mut(|o| o.feathering = before);
+    let mut g = Geometry {
+        vertices: 0,
+        triangles: 0,
+        meshes: 0,
+        area_px: 0.0,
+        window_px: 0.0,
+    };
+    let screen = ctx.content_rect();
+    g.window_px = f64::from(screen.width() * screen.height());
+    for p in &primitives {
+        let egui::epaint::Primitive::Mesh(mesh) = &p.primitive else {
+            continue;
+        };
+        g.meshes += 1;
+        g.vertices += mesh.vertices.len();
+        g.triangles += mesh.indices.len() / 3;
+        for t in mesh.indices.chunks_exact(3) {
+            let [a, b, c] = [0, 1, 2].map(|k| mesh.vertices[t[k] as usize].pos);
+            let area = 0.5 * ((b - a).x * (c - a).y - (c - a).x * (b - a).y).abs();
+            // Clip by the box of the triangle inside the clip rectangle (an upper bound).
+            let bbox = egui::Rect::from_points(&[a, b, c]);
+            let inside = bbox.intersect(p.clip_rect);
+            let kept = if bbox.area() > 0.0 {
+                (inside.area().max(0.0) / bbox.area()).min(1.0)
+            } else {
+                0.0
+            };
+            g.area_px += f64::from(area * kept);
+        }
+    }
+    g
+}
+
 fn main() {
     // First frame that shows samples, from the creation of the app.
     let started = Instant::now();
@@ -67,6 +119,19 @@ fn main() {
             per_frame * 1e3,
             1.0 / per_frame
         );
+        for feathering in [true, false] {
+            let g = geometry(&h, feathering);
+            println!(
+                "    feathering {}: {} vertices, {} triangles, {:.2} Mpx of triangles \
+                 ({:.2}× the window), {} draw calls",
+                if feathering { "on " } else { "off" },
+                g.vertices,
+                g.triangles,
+                g.area_px * 1e-6,
+                g.area_px / g.window_px,
+                g.meshes
+            );
+        }
     }
 
     // Slider → plots: change the normal load and wait for samples that carry it.
