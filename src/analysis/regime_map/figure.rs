@@ -51,18 +51,35 @@ pub fn legend() -> Vec<([u8; 3], &'static str)> {
     ]
 }
 
-/// The axis label of a preset path: the parameter's name, symbol and unit when the preset
-/// knows it, else the path.
-pub fn axis_label(base: &Preset, path: &str) -> String {
-    let meta = match path.split_once('.') {
+/// The metadata of the parameter at a preset path, when the preset has it.
+fn axis_meta<'a>(base: &'a Preset, path: &str) -> Option<&'a crate::params::ParamMeta> {
+    match path.split_once('.') {
         Some(("system", key)) => base.system.params().meta().iter().find(|m| m.key == key),
         Some(("law", key)) => base.law.params().meta().iter().find(|m| m.key == key),
         _ => None,
-    };
-    meta.map_or_else(
+    }
+}
+
+/// The axis label of a preset path: the parameter's name, symbol and unit when the preset
+/// knows it, else the path.
+pub fn axis_label(base: &Preset, path: &str) -> String {
+    axis_meta(base, path).map_or_else(
         || path.to_string(),
         |m| m.label_with_unit().replace("  ", " "),
     )
+}
+
+/// A value on an axis for a reader: symbol, value and unit in engineering notation
+/// (`c = 4.2 N·s/m`) when the preset knows the parameter, else `path = value`.
+pub fn axis_value(base: &Preset, path: &str, value: f64) -> String {
+    match axis_meta(base, path) {
+        Some(m) => format!(
+            "{} = {}",
+            m.symbol,
+            crate::util::eng::format_si_short(value, m.unit, 4)
+        ),
+        None => format!("{path} = {}", crate::params::fmt_num(value)),
+    }
 }
 
 /// Width and height of the figure [px].
@@ -305,5 +322,16 @@ mod tests {
         assert_eq!(extent(&[0.0, 1.0, 2.0]), (-0.5, 2.5));
         assert_eq!(extent(&[4.0]), (2.0, 6.0));
         assert_eq!(extent(&[0.0]), (-0.5, 0.5));
+    }
+
+    #[test]
+    fn axes_read_in_words_and_units() {
+        let preset = crate::preset::builtin::load("s1_bench_19_36rpm")
+            .expect("built in")
+            .expect("valid");
+        assert_eq!(axis_label(&preset, "system.damping"), "Damping c [N·s/m]");
+        assert_eq!(axis_value(&preset, "system.damping", 4.2), "c = 4.2 N·s/m");
+        assert_eq!(axis_value(&preset, "system.damping", 0.5), "c = 500 mN·s/m");
+        assert_eq!(axis_value(&preset, "other.thing", 0.5), "other.thing = 0.5");
     }
 }

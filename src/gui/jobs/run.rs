@@ -5,6 +5,7 @@ use super::{FrictionSweepResult, Job, JobMsg, Reply, SeriesInput, SeriesResult};
 use crate::analysis::activated_friction::fit_speed_sweep;
 use crate::analysis::friction_sweep::{FrictionSweepError, FrictionSweepSpec, friction_sweep};
 use crate::analysis::pipeline::{PipelineOptions, analyze_series};
+use crate::analysis::regime_map::figure::axis_value;
 use crate::analysis::regime_map::{MapControl, MapProgress, MapSpec, regime_map};
 use crate::analysis::sweep::{SweepControl, SweepError, SweepProgress, SweepSpec, sweep};
 use crate::analysis::{FloquetOptions, PresetDynamics, Window, amplitude_spectrum, floquet};
@@ -182,13 +183,11 @@ fn map_job(preset: &Preset, spec: &MapSpec, reply: &Reply) {
         reply.progress(
             p.done as f64 / p.total.max(1) as f64,
             format!(
-                "{} of {} cells ({} = {}, {} = {}: {})",
+                "{} of {} cells (latest {}, {}: {})",
                 p.done,
                 p.total,
-                spec.x.param,
-                fmt_num(p.cell.x),
-                spec.y.param,
-                fmt_num(p.cell.y),
+                axis_value(preset, &spec.x.param, p.cell.x),
+                axis_value(preset, &spec.y.param, p.cell.y),
                 p.cell.regime.describe()
             ),
         );

@@ -13,7 +13,7 @@ use crate::analysis::regime_map::{MapCell, Regime, figure};
 use crate::gui::TriboApp;
 use crate::gui::controls::param_slider;
 use crate::gui::jobs::JobKind;
-use crate::gui::lab::{MapView, short};
+use crate::gui::lab::MapView;
 use crate::params::{ParamMeta, Scale};
 use crate::util::eng::format_si;
 
@@ -349,8 +349,8 @@ fn map(app: &mut TriboApp, ui: &mut egui::Ui, view: &MapView, reset: bool) {
         return;
     };
     let mut plot = Plot::new("regime_map")
-        .x_axis_label(view.spec.x.param.clone())
-        .y_axis_label(view.spec.y.param.clone())
+        .x_axis_label(figure::axis_label(&view.preset, &view.spec.x.param))
+        .y_axis_label(figure::axis_label(&view.preset, &view.spec.y.param))
         .include_x(x0)
         .include_x(x1)
         .include_y(y0)
@@ -418,11 +418,9 @@ fn cell_at(view: &MapView, x: f64, y: f64) -> Option<&MapCell> {
 fn describe(view: &MapView, c: &MapCell) -> String {
     if c.regime == Regime::Failed {
         return format!(
-            "{} = {}, {} = {}: run failed — {}",
-            view.spec.x.param,
-            short(c.x),
-            view.spec.y.param,
-            short(c.y),
+            "{}, {}: run failed — {}",
+            figure::axis_value(&view.preset, &view.spec.x.param, c.x),
+            figure::axis_value(&view.preset, &view.spec.y.param, c.y),
             c.message
         );
     }
@@ -444,11 +442,9 @@ fn describe(view: &MapView, c: &MapCell) -> String {
         parts.push(format!("λ₁ = {}", format_si(c.lambda1_per_s, "/s", 3)));
     }
     format!(
-        "{} = {}, {} = {}: {}",
-        view.spec.x.param,
-        short(c.x),
-        view.spec.y.param,
-        short(c.y),
+        "{}, {}: {}",
+        figure::axis_value(&view.preset, &view.spec.x.param, c.x),
+        figure::axis_value(&view.preset, &view.spec.y.param, c.y),
         parts.join(", ")
     )
 }
