@@ -361,7 +361,11 @@ impl AnalysisHandle {
         let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(wake);
         let thread = std::thread::Builder::new()
             .name("tribolab-analysis".into())
-            .spawn(move || serve(&req_rx, &msg_tx, &wake))?;
+            .spawn(move || {
+                // Maps and sweeps from the window yield to its frames (gui::priority).
+                let _ = crate::gui::priority::make_this_thread_background();
+                serve(&req_rx, &msg_tx, &wake)
+            })?;
         Ok(Self {
             requests: req_tx,
             messages: msg_rx,
