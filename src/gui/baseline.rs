@@ -1,5 +1,6 @@
-//! `tribolab gui --baseline`: an empty eframe window of the app's size that redraws without a
-//! pause and prints its frame statistics — the floor of this machine's rasteriser, measured in
+//! `tribolab gui --baseline`: an empty eframe window of the app's size — one empty central
+//! panel, as eframe's own template draws — that redraws without a pause and prints its frame
+//! statistics — the floor of this machine's rasteriser, measured in
 //! the same conditions as the app (`tribolab gui --frame-stats`) so that the window's frame
 //! rate can be stated relative to it (docs/PERFORMANCE.md).
 
@@ -19,7 +20,11 @@ impl eframe::App for Baseline {
         ctx.request_repaint();
     }
 
-    fn ui(&mut self, _ui: &mut egui::Ui, _frame: &mut eframe::Frame) {}
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        // The panel fills the window with its background, like every egui app; without it the
+        // frame is only the GL clear and flatters the rasteriser.
+        egui::CentralPanel::default().show(ui, |_| {});
+    }
 }
 
 /// The options of the app's window (size, title), for both windows.

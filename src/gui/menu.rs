@@ -53,7 +53,19 @@ pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
             ui.separator();
             ui.checkbox(&mut app.session.view.show_bench, "Bench animation");
             ui.checkbox(&mut app.session.view.antialiasing, "Anti-aliasing")
-                .on_hover_text("Turn off for a higher frame rate on machines without a GPU");
+                .on_hover_text(
+                    "Smooth line edges. Turn off for a higher frame rate on machines without a GPU",
+                );
+            ui.add_enabled_ui(app.session.view.antialiasing, |ui| {
+                ui.checkbox(
+                    &mut app.session.view.smooth_while_running,
+                    "Anti-aliasing while running",
+                )
+                .on_hover_text(
+                    "Smooth lines also while the simulation runs (paused views and exported \
+                     figures are always smooth). Costs about half the frame rate without a GPU",
+                );
+            });
         });
         ui.menu_button("Help", |ui| {
             if ui.button("Keyboard shortcuts").clicked() {

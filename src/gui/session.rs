@@ -136,6 +136,10 @@ pub struct ViewSettings {
     pub poincare_section: usize,
     /// Anti-aliased lines (off speeds up software rendering on machines without a GPU).
     pub antialiasing: bool,
+    /// Anti-aliased lines also while the simulation runs. Off by default: without a GPU the
+    /// smoothing fringes of every line are half of what the rasteriser draws, and an animated
+    /// picture does not need them; a still one (paused, exported) is always smoothed.
+    pub smooth_while_running: bool,
     /// Settings of the analysis panels.
     #[serde(default)]
     pub lab: LabSettings,
@@ -156,6 +160,7 @@ impl Default for ViewSettings {
             spectrum_column: None,
             poincare_section: 0,
             antialiasing: true,
+            smooth_while_running: false,
             lab: LabSettings::default(),
         }
     }

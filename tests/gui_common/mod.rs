@@ -43,6 +43,7 @@ pub fn window_with(
                 start_running,
                 dialogs: Box::new(dialogs),
                 frame_stats: false,
+                panels_on_clear: false,
             },
         )
     })
@@ -65,6 +66,7 @@ pub fn window_with_preset(
                     unavailable: true,
                 }),
                 frame_stats: false,
+                panels_on_clear: false,
             },
         )
     })

@@ -38,8 +38,14 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     let link = egui::Id::unique("tribolab_time_axis");
     let vb = driver_speed(app);
     // A decimated trace (several samples per pixel) is a band of near-vertical strokes; thin
-    // strokes keep it legible and halve what a software rasteriser fills.
-    let line_width = if range.len() > 2 * width { 1.0 } else { 1.5 };
+    // strokes keep it legible and halve what a software rasteriser fills. Without smoothing
+    // fringes a 1-point stroke can miss a pixel column (dark seams in the band): 1.5 then.
+    let smooth = ui.ctx().tessellation_options(|o| o.feathering);
+    let line_width = if range.len() > 2 * width && smooth {
+        1.0
+    } else {
+        1.5
+    };
     let last = plots.len() - 1;
     let time_label = app.run.time_label();
     let mut interacted = false;
