@@ -27,6 +27,7 @@ pub mod popp_stelter;
 pub mod powell_wiercigroch;
 pub mod rate_state;
 pub mod rate_state_stability;
+pub mod sliding_spinning;
 pub mod static_kinetic;
 pub mod stefanski;
 pub mod stribeck_s1;
