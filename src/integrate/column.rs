@@ -59,6 +59,17 @@ pub enum Role {
     DriverPosition,
     /// Velocity of the driver (a load point following a programme of speeds).
     DriverVelocity,
+    /// Ratio of spinning to sliding `a·|ω_s|/|v_s|` of a contact that slides and spins (`a`
+    /// the contact radius): the abscissa of the coupling of the two frictions.
+    SpinSlideRatio(usize),
+    /// Coordinate `axis` (0 = x, 1 = y, 2 = z) [m] of moving point `point` of the layout's
+    /// [`Scene`](crate::systems::Scene).
+    ScenePoint {
+        /// The scene's moving point.
+        point: usize,
+        /// 0, 1, 2 for x, y, z.
+        axis: usize,
+    },
     /// Anything else (derived quantities).
     Other,
 }
@@ -72,6 +83,7 @@ impl Role {
             | Role::NormalLoad(c)
             | Role::Stick(c)
             | Role::LawState { contact: c, .. }
+            | Role::SpinSlideRatio(c)
             | Role::FrictionWork(Some(c)) => Some(c),
             _ => None,
         }

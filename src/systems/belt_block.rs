@@ -81,6 +81,7 @@ impl SystemKind for BeltBlockParams {
 
     fn layout(&self) -> Layout {
         Layout {
+            scene: None,
             dofs: vec![Dof {
                 name: "block".into(),
                 symbol: "x".into(),

@@ -101,6 +101,8 @@ pub struct Layout {
     pub driver_speed_mps: Option<f64>,
     /// The periodic substrate potential of contacts on a [`Surface::Lattice`].
     pub substrate: Option<Substrate>,
+    /// A spatial drawing of the system, for systems that move in three dimensions.
+    pub scene: Option<super::Scene>,
 }
 
 impl Layout {

@@ -26,6 +26,7 @@ pub mod layout;
 mod not_a_flow;
 pub mod one_block;
 pub mod reversal;
+pub mod scene;
 pub mod spec;
 pub mod stability;
 
@@ -39,6 +40,7 @@ pub use layout::{Anchor, ContactInfo, Dof, Layout, Link, LinkKind, Substrate, Su
 pub use logistic::{LogisticMap, LogisticParams};
 pub use lorenz::{Lorenz, LorenzParams};
 pub use registry::{ConfigOf, Derived, HeatBathKeys, SystemInfo, SystemKind, ThermalFriction};
+pub use scene::{Scene, ScenePart, ScenePoint};
 pub use spec::{Built, Restart, SystemSpec};
 pub use spring_slider::{Programme, SpringSliderParams, Start};
 pub use stability::StabilityBoundary;
@@ -55,6 +57,8 @@ system_registry! {
     CarlsonLanger => "carlson_langer", carlson_langer::CarlsonLangerParams;
     Tomlinson => "tomlinson", tomlinson::TomlinsonParams;
     Fkt => "fkt", fkt::FktParams;
+    Pendulum3d => "pendulum_3d", pendulum3d::Pendulum3dParams;
+    SpinRig => "spin_rig", spin_rig::SpinRigParams;
     Lorenz => "lorenz", lorenz::LorenzParams;
     LogisticMap => "logistic", logistic::LogisticParams;
     HenonMap => "henon", henon::HenonParams;

@@ -129,6 +129,7 @@ impl SystemKind for TwoBlockParams {
             label: format!("k{0}, c{0}", ["₁", "₂"][i]),
         };
         Layout {
+            scene: None,
             dofs: vec![block(0), block(1)],
             contacts: vec![on_belt(0), on_belt(1)],
             links: vec![

@@ -112,6 +112,7 @@ impl SystemKind for CarlsonLangerParams {
             label: "ℓ²".into(),
         }));
         Layout {
+            scene: None,
             dofs: (0..n)
                 .map(|i| Dof {
                     name: format!("block {}", i + 1),

@@ -170,6 +170,7 @@ impl SystemKind for ChainParams {
             label: "k_c".into(),
         }));
         Layout {
+            scene: None,
             dofs,
             contacts,
             links,

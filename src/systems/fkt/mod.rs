@@ -215,6 +215,7 @@ impl SystemKind for FktParams {
             });
         }
         Layout {
+            scene: None,
             dofs,
             contacts: (0..n)
                 .map(|j| ContactInfo {

@@ -118,6 +118,7 @@ impl SystemKind for SpringSliderParams {
 
     fn layout(&self) -> Layout {
         Layout {
+            scene: None,
             dofs: vec![Dof {
                 name: "slider".into(),
                 symbol: "x".into(),

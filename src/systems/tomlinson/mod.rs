@@ -131,6 +131,7 @@ impl SystemKind for TomlinsonParams {
 
     fn layout(&self) -> Layout {
         Layout {
+            scene: None,
             dofs: vec![Dof {
                 name: "tip".into(),
                 symbol: "x".into(),
