@@ -130,6 +130,9 @@ pub struct ViewSettings {
     /// position) instead of friction against slip velocity, where the run has a driver
     /// position.
     pub friction_loop: bool,
+    /// The friction view draws the friction coefficient against the spin-to-slide ratio
+    /// instead of friction against slip velocity, where the contact slides and spins.
+    pub friction_against_spin: bool,
     /// Column analysed by the spectrum, by meaning (`None`: the first position).
     pub spectrum_column: Option<Role>,
     /// Poincaré section shown (0: stroboscopic when available, then the model's sections).
@@ -157,6 +160,7 @@ impl Default for ViewSettings {
             plane: PlaneChoice::default(),
             contact: 0,
             friction_loop: true,
+            friction_against_spin: true,
             spectrum_column: None,
             poincare_section: 0,
             antialiasing: true,

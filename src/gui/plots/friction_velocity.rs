@@ -46,6 +46,30 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         }
     }
     contact_row(app, ui);
+    let spin_axes = (
+        col(app, Role::SpinSlideRatio(contact)),
+        col(app, Role::FrictionForce(contact)),
+        col(app, Role::NormalLoad(contact)),
+    );
+    if let (Some(ir), Some(ifr), Some(inl)) = spin_axes {
+        ui.horizontal(|ui| {
+            ui.label("Draw");
+            ui.radio_value(
+                &mut app.session.view.friction_against_spin,
+                true,
+                "friction coefficient against the spin/slide ratio",
+            );
+            ui.radio_value(
+                &mut app.session.view.friction_against_spin,
+                false,
+                "friction against slip velocity",
+            );
+        });
+        if app.session.view.friction_against_spin {
+            spin_ratio(app, ui, reset, [ir, ifr, inl]);
+            return;
+        }
+    }
     let (Some(iv), Some(ifr)) = (
         col(app, Role::SlipVelocity(contact)),
         col(app, Role::FrictionForce(contact)),
@@ -187,5 +211,37 @@ fn friction_loop(app: &TriboApp, ui: &mut egui::Ui, reset: bool, ix: usize, iy: 
                     .filled(true),
             );
         }
+    });
+}
+
+/// Friction coefficient `|T|/N` against the spin-to-slide ratio on a log axis, over the trail
+/// (samples in contact only): how spinning weakens sliding friction.
+fn spin_ratio(app: &TriboApp, ui: &mut egui::Ui, reset: bool, [ir, ifr, inl]: [usize; 3]) {
+    let range = trail_range(app);
+    let stride = (range.len() / (2 * MAX_POINTS)).max(1);
+    let h = &app.history;
+    let (r, f, n) = (h.column(ir), h.column(ifr), h.column(inl));
+    let pts: Vec<[f64; 2]> = range
+        .step_by(stride)
+        .filter(|&i| n[i] > 0.0 && r[i] > 0.0)
+        .map(|i| [r[i].log10(), f[i] / n[i]])
+        .collect();
+    let mut plot = Plot::new("friction_spin_ratio")
+        .x_axis_label(format!(
+            "spin/slide ratio {} (log scale)",
+            app.run.label(ir)
+        ))
+        .y_axis_label("friction coefficient |T|/N")
+        .x_axis_formatter(|mark, _| crate::util::eng::format_si(10f64.powf(mark.value), "", 2))
+        .legend(egui_plot::Legend::default());
+    if reset {
+        plot = plot.reset();
+    }
+    if pts.is_empty() {
+        ui.label("No contact in the shown window yet.");
+    }
+    let label = trail_name(app, "in contact");
+    plot.show(ui, |p| {
+        p.points(Points::new(label, pts).radius(1.5).color(SLIP_COLOR));
     });
 }

@@ -7,6 +7,7 @@ mod bench;
 mod chain_strip;
 mod generic;
 mod lattice;
+mod scene3d;
 
 use eframe::egui::{self, Pos2, Shape, Stroke, pos2, vec2};
 
@@ -25,6 +26,10 @@ pub fn for_session(app: &TriboApp) -> Option<Box<dyn Schematic>> {
     // The systems with a drawing of their own.
     if let Some(p) = BeltBlockParams::of(&app.session.preset.system) {
         return Some(Box::new(bench::BenchSchematic(p.clone())));
+    }
+    // Systems that move in space: their 3-D scene.
+    if let Some(scene) = &app.run.layout.scene {
+        return Some(Box::new(scene3d::SceneSchematic(scene.clone())));
     }
     // Particles on a crystal lattice: the corrugated landscape.
     if let Some(substrate) = app.run.layout.substrate {
