@@ -164,6 +164,23 @@ pub static BUILTIN: &[(&str, &str)] = &[
         "fkt_commensurate",
         include_str!("../../presets/fkt_commensurate.ron"),
     ),
+    (
+        "pendulum_3d_seed",
+        include_str!("../../presets/pendulum_3d_seed.ron"),
+    ),
+    (
+        "pendulum_3d_free",
+        include_str!("../../presets/pendulum_3d_free.ron"),
+    ),
+    (
+        "pendulum_3d_no_spin",
+        include_str!("../../presets/pendulum_3d_no_spin.ron"),
+    ),
+    (
+        "pendulum_3d_spin",
+        include_str!("../../presets/pendulum_3d_spin.ron"),
+    ),
+    ("spin_rig", include_str!("../../presets/spin_rig.ron")),
     ("lorenz", include_str!("../../presets/lorenz.ron")),
     (
         "logistic_map",
