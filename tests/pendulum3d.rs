@@ -3,6 +3,8 @@
 //! the large-swing period of the locked pendulum, contact onset located as an event, the
 //! energy account with everything on, and the Padé law against the exact integral model.
 
+#![allow(clippy::unwrap_used)] // a failed setup should stop the test loudly
+
 use tribolab::integrate::{Column, Method, Role};
 use tribolab::laws::sliding_spinning::integral::{fit_b_t, force_ratio, pade_error};
 use tribolab::preset::{Preset, builtin};

@@ -73,7 +73,7 @@ const SMALL_XI: f64 = 1e-4;
 
 /// [`force_ratio`] with the quadrature's absolute tolerance `tol` (1e-9 is ten times cheaper).
 pub fn force_ratio_to(xi: f64, tol: f64) -> f64 {
-    if !(xi > 0.0) {
+    if xi.is_nan() || xi <= 0.0 {
         return 0.0;
     }
     if xi.is_infinite() {
