@@ -134,25 +134,30 @@ impl SystemKind for SpinRigParams {
     }
 
     fn build(&self, _laws: &[LawConfig], _noise: Option<&NoiseParams>) -> Built {
-        Built::Flow(Box::new(SpinRig(self.clone())), vec![0.0])
+        Built::Flow(Box::new(SpinRig(self.clone())), vec![0.0, 0.0])
     }
 }
 
-/// The rig as a [`Model`]: state `[θ]`.
+/// The rig as a [`Model`]: state `[θ, W_friction]`. The drive holds the motion, so it puts in
+/// exactly the work friction takes out: `W_in = −W_friction = −∫ T·v dt`.
 #[derive(Clone, Debug)]
 pub struct SpinRig(pub SpinRigParams);
 
 impl Model for SpinRig {
     fn dim(&self) -> usize {
+        2
+    }
+
+    fn n_quadratures(&self) -> usize {
         1
     }
 
     fn state_names(&self) -> Vec<String> {
-        vec!["theta".into()]
+        vec!["theta".into(), "w_friction".into()]
     }
 
     fn state_scales(&self, scales: &mut [f64]) {
-        scales[0] = 1.0;
+        scales.fill(1.0);
     }
 
     fn is_autonomous(&self) -> bool {
@@ -172,7 +177,11 @@ impl Model for SpinRig {
     }
 
     fn rhs(&self, t: f64, _y: &[f64], dy: &mut [f64]) {
-        dy[0] = self.0.spin(t);
+        let p = &self.0;
+        let spin = p.spin(t);
+        let v = Vector3::new(p.slide_speed, 0.0, 0.0);
+        dy[0] = spin;
+        dy[1] = p.law().force(&v, spin, p.load, p.contact_radius_m()).dot(&v);
     }
 
     fn columns(&self) -> Vec<Column> {
@@ -196,6 +205,24 @@ impl Model for SpinRig {
             Column::new("arrow_x", "m").role(Role::ScenePoint { point: 0, axis: 0 }),
             Column::new("arrow_y", "m").role(Role::ScenePoint { point: 0, axis: 1 }),
             Column::new("arrow_z", "m").role(Role::ScenePoint { point: 0, axis: 2 }),
+            Column::new("e_kin", "J")
+                .role(Role::KineticEnergy)
+                .symbol("E_kin"),
+            Column::new("e_stored", "J")
+                .role(Role::StoredEnergy)
+                .symbol("E_stored"),
+            Column::new("w_friction", "J")
+                .role(Role::FrictionWork(Some(0)))
+                .symbol("W_friction"),
+            Column::new("w_input", "J")
+                .role(Role::InputWork)
+                .symbol("W_drive"),
+            Column::new("w_damping", "J")
+                .role(Role::DampingWork)
+                .symbol("W_damping"),
+            Column::new("energy_error", "J")
+                .role(Role::EnergyError)
+                .symbol("ΔE"),
         ]
     }
 
@@ -224,6 +251,12 @@ impl Model for SpinRig {
             arrow.x,
             arrow.y,
             arrow.z,
+            0.0,
+            0.0,
+            y[1],
+            -y[1],
+            0.0,
+            0.0,
         ]);
     }
 
