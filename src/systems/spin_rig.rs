@@ -88,7 +88,7 @@ impl SystemKind for SpinRigParams {
                 name: "ball (spin angle)".into(),
                 symbol: "θ".into(),
                 unit: "rad".into(),
-                mass: f64::NAN,
+                mass: 0.0, // the rig prescribes its motion: no inertia (NaN would break Layout equality)
             }],
             contacts: vec![ContactInfo {
                 name: "ball on the flat".into(),
