@@ -4,9 +4,9 @@
 //! assembled in Kane's form.
 //!
 //! ```text
-//! joints: ψ about ẑ (prescribed base), φ₁ about R_z(ψ)x̂, φ₂ about R_z R_x(φ₁)ŷ   (link 1)
-//!         φ₃ about R₁x̂, φ₄ about R₁R_x(φ₃)ŷ at O₂                                   (link 2)
-//! R₁ = R_z(ψ)R_x(φ₁)R_y(φ₂),  R₂ = R₁R_x(φ₃)R_y(φ₄);  links hang along −z_k = −R_k ẑ
+//! joints: ψ about the base axis a (prescribed; ẑ or ŷ), φ₁ about R_a(ψ)x̂,
+//!         φ₂ about R_a R_x(φ₁)ŷ (link 1);  φ₃ about R₁x̂, φ₄ about R₁R_x(φ₃)ŷ at O₂ (link 2)
+//! R₁ = R_a(ψ)R_x(φ₁)R_y(φ₂),  R₂ = R₁R_x(φ₃)R_y(φ₄);  links hang along −z_k = −R_k ẑ
 //! ω of a frame = Σ q̇_i u_i over the joints before it; u̇_i = ω_(frame u_i is fixed in) × u_i
 //! ```
 
@@ -24,12 +24,6 @@ fn rot_y(a: f64) -> Matrix3<f64> {
     Matrix3::new(c, 0.0, s, 0.0, 1.0, 0.0, -s, 0.0, c)
 }
 
-/// Rotation about z by `a`.
-fn rot_z(a: f64) -> Matrix3<f64> {
-    let (s, c) = a.sin_cos();
-    Matrix3::new(c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0)
-}
-
 /// The lengths the kinematics needs [m].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Geometry {
@@ -43,15 +37,34 @@ pub struct Geometry {
     pub e2: f64,
 }
 
-/// The prescribed base rotation at one instant: `ψ`, `ψ̇`, `ψ̈`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// The prescribed base rotation at one instant: `ψ`, `ψ̇`, `ψ̈` about a fixed world axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Base {
+    /// The fixed world axis the base turns about (unit vector).
+    pub axis: Vector3<f64>,
     /// Angle [rad].
     pub angle: f64,
     /// Rate [rad/s].
     pub rate: f64,
     /// Acceleration [rad/s²].
     pub accel: f64,
+}
+
+impl Default for Base {
+    /// At rest, about the vertical.
+    fn default() -> Self {
+        Self {
+            axis: Vector3::z(),
+            angle: 0.0,
+            rate: 0.0,
+            accel: 0.0,
+        }
+    }
+}
+
+/// Rotation by `angle` about the unit vector `axis` (Rodrigues).
+fn rot_about(axis: &Vector3<f64>, angle: f64) -> Matrix3<f64> {
+    nalgebra::Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(*axis), angle).into_inner()
 }
 
 /// Number of generalised coordinates (φ₁…φ₄).
@@ -83,13 +96,13 @@ pub struct Kinematics {
 impl Kinematics {
     /// The kinematics at angles `q`, rates `qd` and base motion `base`.
     pub fn new(g: &Geometry, base: Base, q: &[f64], qd: &[f64]) -> Self {
-        let f0 = rot_z(base.angle);
+        let f0 = rot_about(&base.axis, base.angle);
         let fa = f0 * rot_x(q[0]);
         let r1 = fa * rot_y(q[1]);
         let fb = r1 * rot_x(q[2]);
         let r2 = fb * rot_y(q[3]);
         let axes = [
-            Vector3::z(),
+            base.axis,
             f0 * Vector3::x(),
             fa * Vector3::y(),
             r1 * Vector3::x(),
@@ -187,6 +200,7 @@ mod tests {
             let qd = [0.3 * t.cos(), 0.2, 0.8 * (2.0 * t).sin(), 1.4 * t];
             let qdd = [-0.3 * t.sin(), 0.0, 1.6 * (2.0 * t).cos(), 1.4];
             let base = Base {
+                axis: Vector3::new(0.3, 0.8, 0.5).normalize(),
                 angle: 0.4 * t * t,
                 rate: 0.8 * t,
                 accel: 0.8,

@@ -7,7 +7,7 @@
 //! ```text
 //! q = (φ₁, φ₂, φ₃, φ₄);   M(q, t)·q̈ = Q_gravity + Q_joints + Q_contact − h(q, q̇, t)
 //! M = Σ_k m_k J_vkᵀJ_vk + J_ωkᵀ Ī_k J_ωk,   h = Σ_k m_k J_vkᵀ a⁰_k + J_ωkᵀ(Ī_k α⁰_k + ω_k × Ī_k ω_k)
-//! base: ψ̇ = ω₀ + q_d·sin(Ωt);   joints: Q_j = −M_b·φ̇_j/√(φ̇_j² + ε_b²)
+//! drive: ψ̇ = ω₀ + q_d·cos(Ωt);  joints: Q_j = −M_b·φ̇_j/√(φ̇_j² + ε_b²)
 //! contact: δ = R_b − n·(c − p_ob),  N = max(0, k_H·δ^1.5·(1 + b·δ̇)),  k_H = (4/3)E*√R_b
 //!          T = −μN·v_s/√(|v_s|² + b_T²a²ω_s² + ε²),   Q_contact = J_pᵀ(N·n + T)
 //! ```
@@ -43,7 +43,7 @@ use crate::laws::{LawConfig, NoiseParams};
 use crate::params::ExtraField;
 
 /// Equation shown in the window.
-pub const EQUATION: &str = "M(q)q̈ = Q_g + Q_joints + Q_contact − h(q, q̇, t),  ψ̇ = ω₀ + q_d sin Ωt,  \
+pub const EQUATION: &str = "M(q)q̈ = Q_g + Q_joints + Q_contact − h(q, q̇, t),  ψ̇ = ω₀ + q_d cos Ωt,  \
 N = k_H δ^1.5 (1 + bδ̇),  T = −μN v_s/√(v_s² + b_T²a²ω_s² + ε²)";
 
 /// Whether the spinning obstacle is there.
@@ -59,6 +59,36 @@ pub enum Obstacle {
 impl ExtraField for Obstacle {
     fn choices() -> &'static [&'static str] {
         &["Present", "Removed"]
+    }
+}
+
+/// What the drive turns (the seed gives the drive's law, not its axis; both readings here).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Drive {
+    /// The base twists about the vertical through joint 1; all four Cardan angles are free.
+    /// The twist reaches the links only through the joints' friction and the links' own
+    /// inertia about the vertical.
+    #[default]
+    Twist,
+    /// A motor turns joint 1's outer axis, the horizontal `ŷ` facing the obstacle, in place of
+    /// φ₂ (held at its initial value): link 1 is swung towards the obstacle and back, link 2
+    /// and the inner axis φ₁ stay free.
+    Swing,
+}
+
+impl ExtraField for Drive {
+    fn choices() -> &'static [&'static str] {
+        &["Twist", "Swing"]
+    }
+}
+
+impl Drive {
+    /// The world axis the drive turns about.
+    pub fn axis(self) -> nalgebra::Vector3<f64> {
+        match self {
+            Self::Twist => nalgebra::Vector3::z(),
+            Self::Swing => nalgebra::Vector3::y(),
+        }
     }
 }
 
@@ -165,6 +195,8 @@ crate::param_struct! {
         obstacle: "obstacle": Obstacle = Obstacle::Present;
         /// Whether joint 2 turns or is locked (one rigid pendulum).
         second_joint: "second_joint": SecondJoint = SecondJoint::Free;
+        /// What the drive turns: the base about the vertical, or link 1 about joint 1's outer axis.
+        drive: "drive": Drive = Drive::Twist;
     }
 }
 
@@ -189,18 +221,21 @@ impl Pendulum3dParams {
         hertz_stiffness(self.ball_radius, self.effective_modulus_pa())
     }
 
-    /// The base's motion at `t`: `ψ̇ = ω₀ + q_d·sin(Ωt)`, `ψ(0) = 0`.
+    /// The drive's motion at `t`: `ψ̇ = ω₀ + q_d·cos(Ωt)`, `ψ = ω₀t + (q_d/Ω)·sin(Ωt)`, so an
+    /// oscillating drive swings symmetrically about its start.
     pub fn base(&self, t: f64) -> Base {
         let (w0, q, big) = (self.drive_mean, self.drive_amplitude, self.drive_frequency);
         if big > 0.0 {
             let (s, c) = (big * t).sin_cos();
             Base {
-                angle: w0 * t + q / big * (1.0 - c),
-                rate: w0 + q * s,
-                accel: q * big * c,
+                axis: self.drive.axis(),
+                angle: w0 * t + q / big * s,
+                rate: w0 + q * c,
+                accel: -q * big * s,
             }
         } else {
             Base {
+                axis: self.drive.axis(),
                 angle: w0 * t,
                 rate: w0,
                 accel: 0.0,

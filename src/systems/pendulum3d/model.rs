@@ -1,9 +1,9 @@
 //! The pendulum's equations of motion, contact and energy account ([module docs](super)).
 
-use nalgebra::{Matrix2, Matrix3, Matrix4, Vector2, Vector3, Vector4};
+use nalgebra::{Matrix3, Matrix4, Vector3, Vector4};
 
 use super::kinematics::{Kinematics, N};
-use super::{ARROW_M_PER_N, Obstacle, Pendulum3dParams, SecondJoint, points};
+use super::{ARROW_M_PER_N, Drive, Obstacle, Pendulum3dParams, SecondJoint, points};
 use crate::integrate::{Column, Model, Role, SimError};
 use crate::laws::sliding_spinning::{PadeSpinFriction, hertz_radius_m};
 use crate::systems::{ConfigOf, Restart, SystemSpec};
@@ -125,8 +125,11 @@ impl Pendulum3d {
         self.params.obstacle == Obstacle::Present
     }
 
-    fn locked(&self) -> bool {
-        self.params.second_joint == SecondJoint::Locked
+    /// Which of φ₁…φ₄ move: joint 2 held when locked, φ₂ held when the motor swings link 1
+    /// (the drive then turns joint 1's outer axis in its place).
+    fn free_coordinates(&self) -> [bool; N] {
+        let joint2 = self.params.second_joint == SecondJoint::Free;
+        [true, self.params.drive != Drive::Swing, joint2, joint2]
     }
 
     /// The kinematics at `(t, y)`.
@@ -226,15 +229,19 @@ impl Pendulum3d {
             rhs[j] -= torque;
             joint_power += torque * rate;
         }
-        let mut qdd = [0.0; N];
-        if self.locked() {
-            let m2 = Matrix2::new(mass[(0, 0)], mass[(0, 1)], mass[(1, 0)], mass[(1, 1)]);
-            if let Some(x) = m2.lu().solve(&Vector2::new(rhs[0], rhs[1])) {
-                qdd[..2].copy_from_slice(x.as_slice());
-            } else {
-                qdd = [f64::NAN; N];
+        // Held coordinates: identity rows and columns, zero right-hand side, so q̈ = 0 there
+        // and the free ones solve their own block exactly.
+        let free = self.free_coordinates();
+        for j in (0..N).filter(|&j| !free[j]) {
+            for l in 0..N {
+                mass[(j, l)] = 0.0;
+                mass[(l, j)] = 0.0;
             }
-        } else if let Some(x) = mass.lu().solve(&rhs) {
+            mass[(j, j)] = 1.0;
+            rhs[j] = 0.0;
+        }
+        let mut qdd = [0.0; N];
+        if let Some(x) = mass.lu().solve(&rhs) {
             qdd.copy_from_slice(x.as_slice());
         } else {
             qdd = [f64::NAN; N];
@@ -371,9 +378,10 @@ impl Model for Pendulum3d {
     }
 
     fn initialize(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
-        if self.locked() {
-            y[N + 2] = 0.0;
-            y[N + 3] = 0.0;
+        for (j, free) in self.free_coordinates().into_iter().enumerate() {
+            if !free {
+                y[N + j] = 0.0;
+            }
         }
         self.choose_contact_mode(t, y);
         self.start_energy_account(t, y);
@@ -516,7 +524,7 @@ impl Model for Pendulum3d {
             ]);
         }
         out.extend([base.angle, e.drive_torque]);
-        let arm = 0.08 * Vector3::new(base.angle.cos(), base.angle.sin(), 0.0);
+        let arm = 0.08 * (e.kin.axes[1]);
         let force_tip = c.point + ARROW_M_PER_N * (c.normal_n * normal() + c.friction);
         for v in [e.kin.joint2, e.kin.ball, arm, c.point, force_tip] {
             out.extend(v.iter());
@@ -551,10 +559,12 @@ impl Model for Pendulum3d {
     fn reconfigure(&mut self, spec: &SystemSpec) -> Result<(), Restart> {
         let params = Pendulum3dParams::of(&spec.system)
             .ok_or_else(|| Restart::Changed("another system was chosen".into()))?;
-        if params.obstacle != self.params.obstacle || params.second_joint != self.params.second_joint
+        if params.obstacle != self.params.obstacle
+            || params.second_joint != self.params.second_joint
+            || params.drive != self.params.drive
         {
             return Err(Restart::Changed(
-                "the obstacle or the second joint changed: the run starts afresh".into(),
+                "the obstacle, the second joint or the drive changed: the run starts afresh".into(),
             ));
         }
         self.params = params.clone();
