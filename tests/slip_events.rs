@@ -60,7 +60,7 @@ fn stick_time(c: &Closed, a: f64, b: f64) -> f64 {
     let mut total = 0.0;
     let mut s = c.first_restick;
     while s < b {
-        total += (s + c.t_stick).min(b) - s.max(a);
+        total += ((s + c.t_stick).min(b) - s.max(a)).max(0.0);
         s += c.period;
     }
     total
@@ -125,4 +125,62 @@ fn threshold_statistics_agree_to_the_sample_spacing() {
         );
         assert!((e.peak_slip_speed_mps - c.peak_speed).abs() < 1e-6, "{e:?}");
     }
+}
+
+/// A contact that opens (normal load zero for a while, as between an impact system's strikes)
+/// counts neither as stick nor as slip while open: the stick fraction is of the contact time
+/// and no event spans the opening.
+#[test]
+fn an_open_contact_is_neither_stick_nor_slip() {
+    let c = closed_form();
+    let (cols, mut rows) = record(15.0);
+    let normal = cols
+        .iter()
+        .position(|col| col.role == Role::NormalLoad(0))
+        .unwrap();
+    // Open from the middle of the 4th stick after the first re-stick to the middle of the 9th.
+    let mid_stick = |k: f64| c.first_restick + k * c.period + 0.5 * c.t_stick;
+    let (open_from, open_to) = (mid_stick(3.0), mid_stick(8.0));
+    for r in rows.iter_mut() {
+        if r[0] > open_from && r[0] < open_to {
+            r[normal] = 0.0;
+        }
+    }
+    let s = slip_statistics(&cols, &rows, 0, 0, None).unwrap();
+    // The last closed row before the opening and the first after it.
+    let before = rows.iter().rev().find(|r| r[0] <= open_from).unwrap()[0];
+    let after = rows.iter().find(|r| r[0] >= open_to).unwrap()[0];
+    let (a, b) = (rows[0][0], rows[rows.len() - 1][0]);
+    let contact = (before - a) + (b - after);
+    let expected = (stick_time(&c, a, before) + stick_time(&c, after, b)) / contact;
+    assert!(
+        (s.stick_fraction - expected).abs() < 1e-8,
+        "stick {} of the contact time against {expected}",
+        s.stick_fraction
+    );
+    let cf = s.contact_fraction.unwrap();
+    assert!(
+        (cf - contact / (b - a)).abs() < 1e-12,
+        "contact fraction {cf}"
+    );
+    // Whole events only: 3 before the opening; the 5 inside it and none across it.
+    assert!(
+        s.events
+            .iter()
+            .all(|e| e.start_s + e.duration_s <= before || e.start_s >= after),
+        "an event spans the opening"
+    );
+    let closed = slip_statistics(&cols, &record(15.0).1, 0, 0, None).unwrap();
+    let full = closed.events.len();
+    assert_eq!(
+        s.events.len(),
+        full - 5,
+        "{} of {full} events",
+        s.events.len()
+    );
+    for e in &s.events {
+        assert!((e.duration_s - c.t_slip).abs() < 1e-9, "{e:?}");
+    }
+    // The same record closed throughout reports no contact fraction.
+    assert!(closed.contact_fraction.is_none());
 }

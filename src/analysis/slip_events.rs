@@ -3,8 +3,12 @@
 //! * **Exact** (event-driven runs): the rows carry the law's stick flag and a before/after pair
 //!   of rows at every switch, so stick intervals start and end exactly at switch times.
 //! * **Threshold** (smooth and state laws): a row sticks when `|v_rel| < v_tol` (default
-//!   `10⁻³·v_b`, as the belt–block's `stick` column); crossing times are interpolated linearly
-//!   between samples.
+//!   `10⁻³·v_b`, as the belt–block's `stick` column; `10⁻³·max|v_rel|` without a moving driver);
+//!   crossing times are interpolated linearly between samples.
+//!
+//! A contact that opens (normal load zero, an impact system between strikes) counts neither as
+//! stick nor as slip while open: the stick fraction is of the time in contact, and no slip
+//! event spans an opening.
 //!
 //! A slip event runs from break-away to the next re-stick (events cut by the record's ends are
 //! left out). Per event: duration; force drop = |friction| of the stuck row at break-away minus
@@ -35,8 +39,11 @@ pub struct SlipEvent {
 /// Statistics of a record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SlipStats {
-    /// Stick time / record time.
+    /// Stick time / time in contact (the whole record for a contact that never opens).
     pub stick_fraction: f64,
+    /// Time in contact / record time, for a contact that opens (normal load zero) during the
+    /// record; `None` when it stays closed or the system reports no normal load.
+    pub contact_fraction: Option<f64>,
     /// Record length [s].
     pub record_s: f64,
     /// Whether stick came from exact switch events (else the velocity threshold).
@@ -119,8 +126,15 @@ pub fn slip_statistics(
         stick: find_role(columns, Role::Stick(contact)),
         event: find_role(columns, Role::EventFlag),
     };
+    // Rows where the contact is open (an impact system between strikes): neither stick nor
+    // slip, and no slip event spans them.
+    let apart: Vec<bool> = match find_role(columns, Role::NormalLoad(contact)) {
+        Some(n) => rows.iter().map(|r| r[n] <= 0.0).collect(),
+        None => vec![false; rows.len()],
+    };
     let empty = SlipStats {
         stick_fraction: 0.0,
+        contact_fraction: None,
         record_s: 0.0,
         exact: false,
         v_tol_mps: 0.0,
@@ -136,7 +150,14 @@ pub fn slip_statistics(
         Some(d) => rows.iter().map(|r| r[d].abs()).fold(0.0, f64::max),
         None => (first[c.v] - first[c.v_rel]).abs(),
     };
-    let v_tol = v_tol_mps.unwrap_or(1e-3 * belt.max(1e-9));
+    // Without a moving driver (an impact system on a still or spinning surface), the scale
+    // is the record's own largest slip speed.
+    let scale = if belt > 0.0 {
+        belt
+    } else {
+        rows.iter().map(|r| r[c.v_rel].abs()).fold(0.0, f64::max)
+    };
+    let v_tol = v_tol_mps.unwrap_or(1e-3 * scale.max(1e-9));
     // Exact when a switch pair changes the stick flag.
     let exact = match (c.stick, c.event) {
         (Some(s), Some(e)) => rows.windows(2).any(|w| {
@@ -150,11 +171,16 @@ pub fn slip_statistics(
     };
     // Stick time and the boundaries.
     let mut stick_time = 0.0;
+    let mut contact_time = 0.0;
     let mut breaks: Vec<Boundary> = Vec::new();
     let mut resticks: Vec<Boundary> = Vec::new();
     for i in 0..rows.len().saturating_sub(1) {
         let (a, b) = (&rows[i], &rows[i + 1]);
         let dt = b[c.t] - a[c.t];
+        if apart[i] || apart[i + 1] {
+            continue;
+        }
+        contact_time += dt;
         match (stuck[i], stuck[i + 1]) {
             (true, true) => stick_time += dt,
             (false, false) => {}
@@ -208,14 +234,19 @@ pub fn slip_statistics(
         else {
             break;
         };
+        if apart[br.row..rs.row.max(br.row)].iter().any(|&a| a) {
+            continue; // the contact opened in between: two strikes, not one slip
+        }
         events.push(event(rows, &c, br, rs, belt));
     }
+    let opens = apart.iter().any(|&a| a);
     Ok(SlipStats {
-        stick_fraction: if record_s > 0.0 {
-            stick_time / record_s
+        stick_fraction: if contact_time > 0.0 {
+            stick_time / contact_time
         } else {
             0.0
         },
+        contact_fraction: (opens && record_s > 0.0).then(|| contact_time / record_s),
         record_s,
         exact,
         v_tol_mps: if exact { 0.0 } else { v_tol },

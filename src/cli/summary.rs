@@ -59,8 +59,17 @@ pub(super) fn summary(columns: &[Column], layout: &Layout, rows: &[Vec<f64>]) ->
         match slip_statistics(columns, rows, c, contact.dof, None) {
             Ok(s) => {
                 fractions.push(s.stick_fraction);
+                let closed = match s.contact_fraction {
+                    Some(f) => format!("in contact {:.1} % of the time, ", 100.0 * f),
+                    None => String::new(),
+                };
+                let of = if s.contact_fraction.is_some() {
+                    " of the contact time"
+                } else {
+                    ""
+                };
                 let mut line = format!(
-                    "contact {} ({}): stick {:.1} % ({}), {} slip event(s)",
+                    "contact {} ({}): {closed}stick {:.1} %{of} ({}), {} slip event(s)",
                     c + 1,
                     contact.name,
                     100.0 * s.stick_fraction,
