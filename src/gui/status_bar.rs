@@ -39,7 +39,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
                     .map(|(k, f)| format!("contact {}: {:.0} %", k + 1, 100.0 * f))
                     .collect();
                 label.on_hover_text(format!(
-                    "Share of the shown window spent sticking, averaged over the contacts:\n{}",
+                    "Share of the shown window spent sticking while in contact, averaged over the contacts:\n{}",
                     lines.join("\n")
                 ));
             }
@@ -103,11 +103,20 @@ fn compute_stick_fraction(app: &TriboApp) -> StickFractions {
         .filter_map(|k| {
             let is = col(app, Role::Stick(k))?;
             let s = &app.history.column(is)[range.clone()];
-            // Regular samples only (event rows repeat an instant); one branch-free pass.
-            let (n, stuck) = s.iter().zip(ev).fold((0u64, 0u64), |(n, k), (&s, &e)| {
-                let regular = u64::from(e == 0.0);
-                (n + regular, k + regular * u64::from(s > 0.5))
-            });
+            // Samples in contact: an open contact (zero normal load, between an impact
+            // system's strikes) is neither stick nor slip.
+            let closed =
+                col(app, Role::NormalLoad(k)).map(|c| &app.history.column(c)[range.clone()]);
+            let in_contact = |i: usize| closed.is_none_or(|n| n[i] > 0.0);
+            // Regular samples only (event rows repeat an instant); one pass.
+            let (n, stuck) =
+                s.iter()
+                    .zip(ev)
+                    .enumerate()
+                    .fold((0u64, 0u64), |(n, k), (i, (&s, &e))| {
+                        let counted = u64::from(e == 0.0 && in_contact(i));
+                        (n + counted, k + counted * u64::from(s > 0.5))
+                    });
             (n > 0).then(|| stuck as f64 / n as f64)
         })
         .collect();
