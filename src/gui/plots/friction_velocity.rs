@@ -214,6 +214,10 @@ fn friction_loop(app: &TriboApp, ui: &mut egui::Ui, reset: bool, ix: usize, iy: 
     });
 }
 
+/// Smallest spin/slide ratio drawn, log₁₀: below it the spin does not matter (the Padé law's
+/// reduction is `1 − 0.5·b_T²·10⁻⁶` there), and pure sliding would be at −∞.
+const RATIO_FLOOR_LOG10: f64 = -3.0;
+
 /// Friction coefficient `|T|/N` against the spin-to-slide ratio on a log axis, over the trail
 /// (samples in contact only): how spinning weakens sliding friction.
 fn spin_ratio(app: &TriboApp, ui: &mut egui::Ui, reset: bool, [ir, ifr, inl]: [usize; 3]) {
@@ -224,15 +228,18 @@ fn spin_ratio(app: &TriboApp, ui: &mut egui::Ui, reset: bool, [ir, ifr, inl]: [u
     let pts: Vec<[f64; 2]> = range
         .step_by(stride)
         .filter(|&i| n[i] > 0.0 && r[i] > 0.0)
-        .map(|i| [r[i].log10(), f[i] / n[i]])
+        .map(|i| [r[i].log10().max(RATIO_FLOOR_LOG10), f[i] / n[i]])
         .collect();
     let mut plot = Plot::new("friction_spin_ratio")
         .x_axis_label(format!(
-            "spin/slide ratio {} (log scale)",
+            "spin/slide ratio {} (log scale; below 0.001 drawn at 0.001)",
             app.run.label(ir)
         ))
         .y_axis_label("friction coefficient |T|/N")
-        .x_axis_formatter(|mark, _| crate::util::eng::format_si(10f64.powf(mark.value), "", 2))
+        .x_axis_formatter(|mark, _| decade_label(mark.value))
+        .include_x(RATIO_FLOOR_LOG10)
+        .include_x(1.0)
+        .include_y(0.0)
         .legend(egui_plot::Legend::default());
     if reset {
         plot = plot.reset();
@@ -244,4 +251,33 @@ fn spin_ratio(app: &TriboApp, ui: &mut egui::Ui, reset: bool, [ir, ifr, inl]: [u
     plot.show(ui, |p| {
         p.points(Points::new(label, pts).radius(1.5).color(SLIP_COLOR));
     });
+}
+
+/// Tick label of a log₁₀ axis: the decades as plain numbers (0.001 … 1000, then powers of ten),
+/// nothing between them.
+fn decade_label(log10: f64) -> String {
+    let k = log10.round();
+    if (log10 - k).abs() > 1e-6 {
+        return String::new();
+    }
+    match k as i32 {
+        k @ -3..=-1 => format!("{:.*}", (-k) as usize, 10f64.powi(k)),
+        k @ 0..=3 => format!("{}", 10i32.pow(k as u32)),
+        k => format!("1e{k}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decade_label;
+
+    #[test]
+    fn decades_are_labelled_and_nothing_between() {
+        assert_eq!(decade_label(-3.0), "0.001");
+        assert_eq!(decade_label(-1.0), "0.1");
+        assert_eq!(decade_label(0.0), "1");
+        assert_eq!(decade_label(2.0), "100");
+        assert_eq!(decade_label(-5.0), "1e-5");
+        assert_eq!(decade_label(-0.5), "");
+    }
 }
