@@ -399,3 +399,52 @@ fn paused_window_requests_no_repaint_on_any_tab() {
         assert_eq!(steps.ok(), Some(1), "{tab:?} redraws while idle");
     }
 }
+
+/// The 3-D pendulum in the window: it strikes the spinning plate, the 3-D view turns when
+/// dragged and goes back with "Reset 3-D view", the friction–velocity tab plots the friction
+/// coefficient against the spin/slide ratio, and the status bar keeps the energy account.
+#[test]
+fn pendulum_3d_strikes_turns_its_view_and_plots_friction_against_spin() {
+    let preset = builtin::load("pendulum_3d_seed").unwrap().unwrap();
+    let mut h = gui_common::window_with_preset(egui::vec2(1400.0, 900.0), preset);
+    // The first strike comes at 1.23 s of model time (played at real time).
+    let normal = |a: &TriboApp| a.history().index("normal");
+    run_until(&mut h, 30.0, |a| {
+        normal(a).is_some_and(|c| a.history().column(c).iter().any(|&n| n > 10.0))
+    });
+    let view = h.get_by_label(tribolab::gui::SCENE_VIEW_LABEL);
+    let centre = view.rect().center();
+    let centre = egui::pos2(centre.x as f32, centre.y as f32);
+    let before = tribolab::gui::scene_view_direction(&h.ctx).unwrap();
+    h.hover_at(centre);
+    h.step();
+    h.drag_at(centre);
+    h.step();
+    for k in 1..=10 {
+        h.hover_at(centre + egui::vec2(6.0 * k as f32, -3.0 * k as f32));
+        h.step();
+    }
+    h.drop_at(centre + egui::vec2(60.0, -30.0));
+    h.run_steps(2);
+    let after = tribolab::gui::scene_view_direction(&h.ctx).unwrap();
+    // 60 px right turns the azimuth by −0.6 rad, 30 px up lowers the elevation by 0.3 rad.
+    assert!(
+        (after.0 - (before.0 - 0.6)).abs() < 0.05 && (after.1 - (before.1 - 0.3)).abs() < 0.05,
+        "view {before:?} → {after:?}"
+    );
+    h.get_by_label("Reset 3-D view").click();
+    h.run_steps(2);
+    let reset = tribolab::gui::scene_view_direction(&h.ctx).unwrap();
+    assert_eq!(reset, before, "the view is back where it started");
+    // Friction against the spin/slide ratio, and the energy account in the status bar.
+    h.get_by_label("Friction–velocity").click();
+    h.run_steps(2);
+    assert_eq!(h.state().session().view.tab, Tab::FrictionVelocity);
+    h.get_by_role_and_label(
+        Role::RadioButton,
+        "friction coefficient against the spin/slide ratio",
+    );
+    assert!(h.state().session().view.friction_against_spin);
+    h.get_by_label_contains("energy balance error");
+    assert!(h.query_by_label_contains("Integration stopped").is_none());
+}

@@ -19,6 +19,7 @@ pub mod pacing;
 pub mod plots;
 pub mod priority;
 mod schematic;
+pub use schematic::{SCENE_VIEW_LABEL, scene_view_direction};
 pub mod session;
 mod shutdown;
 mod status_bar;

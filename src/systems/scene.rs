@@ -56,7 +56,9 @@ pub enum ScenePart {
 pub struct Scene {
     /// The parts, drawn back to front.
     pub parts: Vec<ScenePart>,
-    /// Radius of a sphere about the origin that holds the scene [m] (sets the drawing scale).
+    /// The point the view turns about [m].
+    pub centre_m: [f64; 3],
+    /// Radius of a sphere about `centre_m` that holds the scene [m] (sets the drawing scale).
     pub extent_m: f64,
     /// What an arrow means, for a legend (`contact force, 1 mm per newton`).
     pub arrow_meaning: String,

@@ -115,6 +115,7 @@ impl SystemKind for SpinRigParams {
                         to: ScenePoint::Moving(0),
                     },
                 ],
+                centre_m: [0.0, 0.0, r],
                 extent_m: 4.0 * r,
                 arrow_meaning: "arrow: friction force, the ball's radius at μN".into(),
             }),

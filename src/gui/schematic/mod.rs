@@ -9,6 +9,8 @@ mod generic;
 mod lattice;
 mod scene3d;
 
+pub use scene3d::{VIEW_LABEL as SCENE_VIEW_LABEL, view_direction as scene_view_direction};
+
 use eframe::egui::{self, Pos2, Shape, Stroke, pos2, vec2};
 
 use super::TriboApp;

@@ -1,6 +1,6 @@
 //! A spatial system drawn in 3-D from its [`Scene`]: rods, balls, a spinning disc and a force
 //! arrow, orthographic projection, parts painted back to front. Drag turns the view,
-//! double-click resets it. The trail of the last moving ball shows where it went.
+//! double-click or "Reset 3-D view" resets it. The trail of the last moving ball shows where it went.
 
 use eframe::egui::{self, Color32, Pos2, Stroke, pos2, vec2};
 
@@ -80,12 +80,30 @@ impl Camera {
     }
 }
 
+/// The accessible name of the 3-D view.
+pub const VIEW_LABEL: &str = "3-D view (drag to turn)";
+
+/// The button that turns the view back to where it started.
+pub const RESET_LABEL: &str = "Reset 3-D view";
+
+/// Where the view direction is kept (one 3-D view in the window).
+fn view_id() -> egui::Id {
+    egui::Id::unique("tribolab_scene3d_view")
+}
+
+/// The 3-D view's direction, azimuth and elevation [rad], once it has been drawn.
+pub fn view_direction(ctx: &egui::Context) -> Option<(f32, f32)> {
+    ctx.data(|d| d.get_temp::<View>(view_id()))
+        .map(|v| (v.yaw, v.pitch))
+}
+
 fn show(scene: &Scene, app: &TriboApp, ui: &mut egui::Ui) {
     let (rect, response) = ui.allocate_exact_size(
         vec2(ui.available_width(), HEIGHT),
         egui::Sense::click_and_drag(),
     );
-    let id = ui.make_persistent_id("scene3d_view");
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, VIEW_LABEL));
+    let id = view_id();
     let mut view = ui.data(|d| d.get_temp::<View>(id)).unwrap_or(DEFAULT_VIEW);
     if response.dragged() {
         let d = response.drag_delta();
@@ -100,8 +118,9 @@ fn show(scene: &Scene, app: &TriboApp, ui: &mut egui::Ui) {
     let visuals = ui.visuals();
     let fg = visuals.text_color();
     let extent = scene.extent_m.max(1e-6);
-    let px_per_m = 0.42 * rect.height().min(rect.width()) as f64 / extent;
-    let cam = Camera::new(view, rect.center(), px_per_m, [0.0, 0.0, -0.45 * extent]);
+    // The scene's sphere fills the drawing's height (a little margin).
+    let px_per_m = 0.48 * rect.height().min(rect.width()) as f64 / extent;
+    let cam = Camera::new(view, rect.center(), px_per_m, scene.centre_m);
     let point = |p: ScenePoint| -> Option<[f64; 3]> {
         match p {
             ScenePoint::Fixed(x) => Some(x),
@@ -231,6 +250,16 @@ fn show(scene: &Scene, app: &TriboApp, ui: &mut egui::Ui) {
         egui::FontId::proportional(12.0),
         fg,
     );
+    let button = egui::Rect::from_min_size(rect.right_top() + vec2(-112.0, 2.0), vec2(108.0, 20.0));
+    // A child over the drawing: `put` would move the parent's cursor back up to the button.
+    let mut over = ui.new_child(egui::UiBuilder::new().max_rect(button));
+    if over
+        .add(egui::Button::new(RESET_LABEL).small())
+        .on_hover_text("Back to the view the window opens with")
+        .clicked()
+    {
+        ui.data_mut(|d| d.insert_temp(id, DEFAULT_VIEW));
+    }
 }
 
 /// Two unit vectors spanning the plane normal to `n`.

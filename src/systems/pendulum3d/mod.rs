@@ -341,16 +341,19 @@ impl SystemKind for Pendulum3dParams {
                     to: moving(points::FORCE),
                 });
             }
+            // About the middle of the hanging pendulum; holds the swing and the obstacle.
             let reach = self.length1 + self.length2 + self.ball_radius;
+            let centre = [0.0, 0.0, -0.5 * reach];
             let obstacle = if self.obstacle == Obstacle::Present {
                 let [x, y, z] = self.obstacle_centre();
-                (x * x + y * y + z * z).sqrt() + 0.12
+                (x * x + y * y + (z - centre[2]).powi(2)).sqrt() + 0.12
             } else {
                 0.0
             };
             Scene {
                 parts,
-                extent_m: reach.max(obstacle),
+                centre_m: centre,
+                extent_m: (0.55 * reach).max(obstacle),
                 arrow_meaning: format!(
                     "arrow: contact force, {} per newton",
                     crate::util::eng::format_si(ARROW_M_PER_N, "m", 2)
