@@ -3,6 +3,10 @@
 use nalgebra::{Matrix3, Matrix4, Vector3, Vector4};
 
 use super::kinematics::{Kinematics, N};
+
+/// Rate at which a held coordinate's perturbations decay [1/s]: the Lyapunov exponents of the
+/// held directions (two per held angle), not dynamics of the pendulum.
+pub const HOLD_RATE: f64 = 100.0;
 use super::{ARROW_M_PER_N, Drive, Obstacle, Pendulum3dParams, SecondJoint, points};
 use crate::integrate::{Column, Model, Role, SimError};
 use crate::laws::sliding_spinning::{PadeSpinFriction, hertz_radius_m};
@@ -392,6 +396,18 @@ impl Model for Pendulum3d {
         let e = self.evaluate(t, y);
         dy[..N].copy_from_slice(&y[N..2 * N]);
         dy[N..2 * N].copy_from_slice(&e.qdd);
+        // Held coordinates relax to their set angle at rest. On the trajectory these terms are
+        // zero; in the tangent space they make the held directions decay (exponents −κ)
+        // instead of drifting (a rate perturbation would grow the angle linearly and show as
+        // spurious zero Lyapunov exponents).
+        let p = &self.params;
+        let set = [p.initial_phi1, p.initial_phi2, p.initial_phi3, p.initial_phi4];
+        for (j, free) in self.free_coordinates().into_iter().enumerate() {
+            if !free {
+                dy[j] = -HOLD_RATE * (y[j] - set[j]);
+                dy[N + j] = -HOLD_RATE * y[N + j];
+            }
+        }
         let c = &e.contact;
         let base_rate = self.params.base(t).rate;
         dy[W_IN] = e.drive_torque * base_rate + c.friction.dot(&c.surface_velocity);
