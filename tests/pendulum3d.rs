@@ -5,10 +5,13 @@
 
 #![allow(clippy::unwrap_used)] // a failed setup should stop the test loudly
 
+use tribolab::analysis::lyapunov::{LyapunovOptions, analyze};
 use tribolab::integrate::{Column, Method, Role};
 use tribolab::laws::sliding_spinning::integral::{fit_b_t, force_ratio, pade_error};
 use tribolab::preset::{Preset, builtin};
-use tribolab::systems::pendulum3d::{Drive, Obstacle, Pendulum3d, Pendulum3dParams, SecondJoint};
+use tribolab::systems::pendulum3d::{
+    Drive, HOLD_RATE, Obstacle, Pendulum3d, Pendulum3dParams, SecondJoint,
+};
 use tribolab::systems::{ConfigOf, SystemConfig};
 
 fn preset(stem: &str) -> Preset {
@@ -274,6 +277,54 @@ fn swing_drive_torque_matches_the_driven_rigid_pendulum() {
     assert!(
         worst < 1e-9 * scale,
         "motor torque off by {worst:e} N·m (scale {scale} N·m)"
+    );
+}
+
+/// Held coordinates are not dynamics: in the Lyapunov spectrum of the swing-driven pendulum
+/// their directions decay at exactly the hold rate, and they add no spurious zero exponent
+/// (before, a rate perturbation grew the held angle linearly: λ = 0, and Benettin's λ₁ = 0).
+#[test]
+fn held_coordinates_decay_in_the_lyapunov_spectrum() {
+    let params = Pendulum3dParams {
+        drive: Drive::Swing,
+        initial_phi2: 0.0,
+        initial_phi1: 0.2,
+        obstacle: Obstacle::Removed,
+        ..Default::default()
+    };
+    let p = with_params(params, 1e-9, 1e-2);
+    let opts = LyapunovOptions {
+        transient: 2.0,
+        duration: 20.0,
+        renorm_interval: 0.5,
+        forcing_period_s: p.system.forcing_period_s(),
+        ..LyapunovOptions::default()
+    };
+    let r = analyze(&p, &opts, true).unwrap();
+    let l = &r.spectrum.exponents;
+    println!(
+        "λ = {l:?}, Benettin {:?}",
+        r.largest.as_ref().map(|b| b.exponent)
+    );
+    assert_eq!(l.len(), 8);
+    let held: Vec<f64> = l
+        .iter()
+        .copied()
+        .filter(|x| (x + HOLD_RATE).abs() < 0.1)
+        .collect();
+    assert_eq!(
+        held.len(),
+        2,
+        "two held directions at −{HOLD_RATE}/s: {l:?}"
+    );
+    // The free motion (φ₁, φ₃, φ₄ with joint friction) is damped: nothing near zero or above
+    // but the slowest, and Benettin agrees with the largest.
+    let l1 = l[0];
+    let benettin = r.largest.as_ref().unwrap().exponent;
+    assert!(l1 < 0.0, "λ₁ = {l1}");
+    assert!(
+        (benettin - l1).abs() < 0.2 * l1.abs() + 0.02,
+        "Benettin {benettin} vs {l1}"
     );
 }
 

@@ -31,7 +31,7 @@ mod kinematics;
 mod model;
 
 pub use kinematics::{Base, Geometry, Kinematics};
-pub use model::{ContactState, Pendulum3d, small_swing_periods};
+pub use model::{ContactState, HOLD_RATE, Pendulum3d, small_swing_periods};
 
 use serde::{Deserialize, Serialize};
 
