@@ -402,7 +402,8 @@ fn paused_window_requests_no_repaint_on_any_tab() {
 
 /// The 3-D pendulum in the window: it strikes the spinning plate, the 3-D view turns when
 /// dragged and goes back with "Reset 3-D view", the friction–velocity tab plots the friction
-/// coefficient against the spin/slide ratio, and the status bar keeps the energy account.
+/// coefficient against the spin/slide ratio, the traces show the contact, and the status bar
+/// keeps the energy account.
 #[test]
 fn pendulum_3d_strikes_turns_its_view_and_plots_friction_against_spin() {
     let preset = builtin::load("pendulum_3d_seed").unwrap().unwrap();
@@ -436,6 +437,12 @@ fn pendulum_3d_strikes_turns_its_view_and_plots_friction_against_spin() {
     h.run_steps(2);
     let reset = tribolab::gui::scene_view_direction(&h.ctx).unwrap();
     assert_eq!(reset, before, "the view is back where it started");
+    // The traces of the contact: normal force, slip, spin and friction.
+    h.get_by_role_and_label(Role::ComboBox, "Traces of").click();
+    h.run_steps(2);
+    h.get_by_label("ball on the spinning obstacle").click();
+    h.run_steps(2);
+    assert_eq!(h.state().session().view.trace_contact, Some(0));
     // Friction against the spin/slide ratio, and the energy account in the status bar.
     h.get_by_label("Friction–velocity").click();
     h.run_steps(2);

@@ -122,6 +122,9 @@ pub struct ViewSettings {
     /// Degree of freedom of the time traces (`None`: every degree of freedom overlaid, up to
     /// [`MAX_OVERLAID_DOFS`](super::plots::MAX_OVERLAID_DOFS)).
     pub trace_dof: Option<usize>,
+    /// A contact whose normal force, slip, spin and friction the time traces show instead
+    /// (`None`: the degrees of freedom).
+    pub trace_contact: Option<usize>,
     /// Axes of the phase plane and the Poincaré map.
     pub plane: PlaneChoice,
     /// Contact of the friction–velocity view.
@@ -157,6 +160,7 @@ impl Default for ViewSettings {
             max_speed: false,
             show_bench: true,
             trace_dof: None,
+            trace_contact: None,
             plane: PlaneChoice::default(),
             contact: 0,
             friction_loop: true,

@@ -59,6 +59,8 @@ pub enum Role {
     DriverPosition,
     /// Velocity of the driver (a load point following a programme of speeds).
     DriverVelocity,
+    /// Relative spin about the normal of a contact that slides and spins [rad/s].
+    Spin(usize),
     /// Ratio of spinning to sliding `a·|ω_s|/|v_s|` of a contact that slides and spins (`a`
     /// the contact radius): the abscissa of the coupling of the two frictions.
     SpinSlideRatio(usize),
@@ -83,6 +85,7 @@ impl Role {
             | Role::NormalLoad(c)
             | Role::Stick(c)
             | Role::LawState { contact: c, .. }
+            | Role::Spin(c)
             | Role::SpinSlideRatio(c)
             | Role::FrictionWork(Some(c)) => Some(c),
             _ => None,

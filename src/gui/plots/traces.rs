@@ -1,6 +1,7 @@
 //! Time traces on a linked time axis, chosen by role: positions, velocities (with the driver
 //! speed) and friction forces of the chosen degree of freedom — or of every one, overlaid, when
-//! the system has a few — and the first three state components of a system without mechanics.
+//! the system has a few —, or one contact's normal force, slip, spin and friction; and the first
+//! three state components of a system without mechanics.
 
 use eframe::egui;
 use egui_plot::{HLine, Line, Plot};
@@ -104,25 +105,60 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     }
 }
 
-/// The degree-of-freedom chooser of systems with more than one.
+/// Most contacts offered in the traces' chooser (the chains have thousands).
+const MAX_LISTED_CONTACTS: usize = 8;
+
+/// The chooser of systems with more than one degree of freedom: one of them, all of them, or
+/// one contact (its normal force, slip, spin and friction).
 fn dof_row(app: &mut TriboApp, ui: &mut egui::Ui) {
     let n = n_dofs(app);
     if n < 2 {
         return;
     }
     let all = "all";
+    let contacts: Vec<String> = app
+        .run
+        .layout
+        .contacts
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    let listed = if contacts.len() <= MAX_LISTED_CONTACTS {
+        contacts.len()
+    } else {
+        0
+    };
     let current = app.session.view.trace_dof.filter(|&d| d < n);
+    let contact = app.session.view.trace_contact.filter(|&c| c < listed);
     let names: Vec<String> = (0..n).map(|d| dof_name(app, d)).collect();
-    let text = current.map_or(all.to_string(), |d| names[d].clone());
+    let text = match (contact, current) {
+        (Some(c), _) => contacts[c].clone(),
+        (None, Some(d)) => names[d].clone(),
+        (None, None) => all.to_string(),
+    };
     egui::ComboBox::from_label("Traces of")
         .selected_text(text)
         .show_ui(ui, |ui| {
             let view = &mut app.session.view;
-            if n <= MAX_OVERLAID_DOFS {
-                ui.selectable_value(&mut view.trace_dof, None, all);
+            if n <= MAX_OVERLAID_DOFS
+                && ui
+                    .selectable_label(contact.is_none() && current.is_none(), all)
+                    .clicked()
+            {
+                (view.trace_dof, view.trace_contact) = (None, None);
             }
             for (d, name) in names.iter().enumerate() {
-                ui.selectable_value(&mut view.trace_dof, Some(d), name);
+                if ui
+                    .selectable_label(contact.is_none() && current == Some(d), name)
+                    .clicked()
+                {
+                    (view.trace_dof, view.trace_contact) = (Some(d), None);
+                }
+            }
+            for (c, name) in contacts.iter().take(listed).enumerate() {
+                if ui.selectable_label(contact == Some(c), name).clicked() {
+                    view.trace_contact = Some(c);
+                }
             }
         });
 }
@@ -143,6 +179,14 @@ fn trace_plots(app: &TriboApp) -> Vec<TracePlot> {
                 })
             })
             .collect();
+    }
+    if let Some(c) = app
+        .session
+        .view
+        .trace_contact
+        .filter(|&c| n >= 2 && c < app.run.layout.contacts.len().min(MAX_LISTED_CONTACTS))
+    {
+        return contact_plots(app, c);
     }
     let chosen: Vec<usize> = match app.session.view.trace_dof.filter(|&d| d < n) {
         Some(d) => vec![d],
@@ -202,6 +246,28 @@ fn trace_plots(app: &TriboApp) -> Vec<TracePlot> {
         label: unit_label(&curves),
         curves,
         driver_line,
+    })
+    .collect()
+}
+
+/// The traces of one contact: normal force, slip velocity, spin and friction force, each where
+/// the system reports it.
+fn contact_plots(app: &TriboApp, c: usize) -> Vec<TracePlot> {
+    [
+        ("contact normal", Role::NormalLoad(c)),
+        ("contact slip", Role::SlipVelocity(c)),
+        ("contact spin", Role::Spin(c)),
+        ("contact friction", Role::FrictionForce(c)),
+    ]
+    .into_iter()
+    .filter_map(|(id, role)| {
+        let ic = col(app, role)?;
+        Some(TracePlot {
+            id,
+            curves: vec![(ic, app.run.columns[ic].symbol.clone())],
+            label: app.run.label(ic),
+            driver_line: false,
+        })
     })
     .collect()
 }

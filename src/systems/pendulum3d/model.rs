@@ -460,7 +460,7 @@ impl Model for Pendulum3d {
                     .role(Role::NormalLoad(0))
                     .symbol("N"),
                 Column::new("stick", "").role(Role::Stick(0)).symbol("stick"),
-                Column::new("spin", "rad/s").symbol("ω_s"),
+                Column::new("spin", "rad/s").role(Role::Spin(0)).symbol("ω_s"),
                 Column::new("spin_slide_ratio", "")
                     .role(Role::SpinSlideRatio(0))
                     .symbol("a|ω_s|/|v_s|"),
