@@ -7,6 +7,7 @@ use super::TriboApp;
 use super::plots::roles::col;
 use super::plots::{StickFractions, window_range};
 use crate::integrate::Role;
+use crate::util::eng::format_si;
 
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     super::plots::update_spectrum(app);
@@ -51,7 +52,9 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
         }
         if let Some(e) = energy_error(app) {
             ui.label(format!("energy balance error {e:.1e}"))
-                .on_hover_text("|E_kin + E_stored − E₀ − W_in − W_friction + W_damping| relative to the energy put in");
+                .on_hover_ui(|ui| {
+                    ui.label(energy_account_text(app));
+                });
             ui.separator();
         }
         ui.label(egui::RichText::new(r.method).weak());
@@ -136,4 +139,34 @@ fn energy_error(app: &TriboApp) -> Option<f64> {
     let es = last(Role::StoredEnergy).unwrap_or(0.0).abs();
     let scale = w.max(ek + es);
     (scale > 0.0).then(|| (e / scale).abs())
+}
+
+/// The energy account at the newest sample, one line per term, for the balance's tooltip.
+fn energy_account_text(app: &TriboApp) -> String {
+    let row: Vec<f64> = (0..app.run.columns.len())
+        .map(|i| app.history.last(i).unwrap_or(f64::NAN))
+        .collect();
+    let Some(a) = crate::analysis::energy::energy_account(&app.run.columns, &row) else {
+        return String::new();
+    };
+    let j = |v: f64| format_si(v, "J", 4);
+    let mut lines = vec![
+        "Energy account since the run (or its last change) started:".to_string(),
+        format!("  at the start  {}", j(a.initial_j)),
+        format!("  put in by the drives  {}", j(a.input_j)),
+        format!("  kinetic now  {}", j(a.kinetic_j)),
+        format!("  stored now  {}", j(a.stored_j)),
+    ];
+    for (c, e) in &a.friction_dissipated_j {
+        lines.push(match c {
+            Some(c) => format!("  taken by friction at contact {}  {}", c + 1, j(*e)),
+            None => format!("  taken by friction  {}", j(*e)),
+        });
+    }
+    lines.push(format!("  taken by dampers  {}", j(a.damping_dissipated_j)));
+    lines.push(format!(
+        "  balance error  {} (kinetic + stored − start − put in + taken)",
+        j(a.balance_error_j)
+    ));
+    lines.join("\n")
 }
