@@ -162,6 +162,29 @@ impl ExtraField for bool {}
 impl ExtraField for u64 {}
 impl ExtraField for String {}
 
+/// A cross-parameter check: `lower` must not exceed `upper`. Returns the problem under the
+/// lower field's key with a message naming both fields, their values and `why` (what the
+/// model assumes, in plain words).
+pub fn not_above(
+    lower: (&str, &str, f64),
+    upper: (&str, &str, f64),
+    why: &str,
+) -> Option<(String, String)> {
+    let (lower_key, lower_symbol, lower_value) = lower;
+    let (upper_key, upper_symbol, upper_value) = upper;
+    (lower_value > upper_value).then(|| {
+        (
+            lower_key.to_string(),
+            format!(
+                "{lower_symbol} = {} ({lower_key}) is above {upper_symbol} = {} ({upper_key}): \
+                 {why}",
+                crate::util::number::format_number(lower_value),
+                crate::util::number::format_number(upper_value),
+            ),
+        )
+    })
+}
+
 /// Parses a number the way users type it (`2`, `0.45`, `1e5`, `-3.2E-4`).
 pub fn parse_number(key: &str, text: &str) -> Result<f64, ParamError> {
     text.trim()
@@ -184,6 +207,10 @@ pub fn parse_number(key: &str, text: &str) -> Result<f64, ParamError> {
 ///         /// Extra non-numeric fields (serde only).
 ///         shape: Shape = Shape::Gauss;
 ///     }
+///     // Optional: checks between fields (each value in range, the set contradicting the
+///     // model's assumptions), `Fn(&Self) -> impl IntoIterator<Item = (String, String)>`;
+///     // see [`not_above`].
+///     consistency = |p: &Self| not_above(("f_c", "F_C", p.f_c), ("f_s", "F_S", p.f_s), "…");
 /// }
 /// ```
 #[macro_export]
@@ -203,6 +230,7 @@ macro_rules! param_struct {
                 $xfield:ident : $xkey:literal : $xty:ty = $xdefault:expr;
             )*
         })?
+        $(consistency = $consistency:expr;)?
     ) => {
         $(#[$smeta])*
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -297,6 +325,7 @@ macro_rules! param_struct {
                         out.push((key, msg));
                     }
                 )*)?
+                $(out.extend(($consistency)(self));)?
                 out
             }
 

@@ -95,6 +95,34 @@ fn slider_sets_the_parameter_in_its_unit() {
     run_until(&mut h, 10.0, |a| a.run_state().t_s > t0 + 0.1);
 }
 
+/// Values that contradict each other (μ_K above μ_S) are not sent to the run: the side
+/// panel names both fields, the run goes on with the last consistent values, and putting the
+/// slider back applies again.
+#[test]
+fn contradicting_values_are_named_and_not_applied() {
+    let preset = builtin::load("spring_slider_stick_slip").unwrap().unwrap();
+    let mut h = gui_common::window_with_preset(egui::vec2(1400.0, 900.0), preset);
+    run_until(&mut h, 10.0, |a| a.history().len() > 10);
+    h.get_by_role_and_label(Role::Slider, "Kinetic coefficient")
+        .set_value_accesskit(0.8);
+    h.run_steps(3);
+    let unapplied = &h.state().run_state().unapplied;
+    assert_eq!(unapplied.len(), 1, "{unapplied:?}");
+    assert_eq!(unapplied[0].0, "law.mu_k");
+    assert!(unapplied[0].1.contains("mu_s"), "{}", unapplied[0].1);
+    h.get_by_label_contains("Not applied");
+    h.get_by_label_contains("law.mu_k: μ_K = 0.8");
+    // The run goes on, without an integration error.
+    let t0 = h.state().run_state().t_s;
+    run_until(&mut h, 10.0, |a| a.run_state().t_s > t0 + 0.5);
+    assert!(h.state().run_state().error.is_none());
+    h.get_by_role_and_label(Role::Slider, "Kinetic coefficient")
+        .set_value_accesskit(0.2);
+    h.run_steps(3);
+    assert!(h.state().run_state().unapplied.is_empty());
+    assert!(h.query_by_label_contains("Not applied").is_none());
+}
+
 #[test]
 fn space_pauses_and_plays_r_resets() {
     let mut h = app(true, vec![]);

@@ -86,3 +86,70 @@ fn load_noise_on_a_system_without_normal_load_is_a_problem() {
         "{problems:?}"
     );
 }
+
+/// Regression: μ_K above μ_S passed `check` and the run died with "1000 stick/slip switches
+/// within 0e0 s". Every law whose assumptions order two of its parameters refuses the reverse
+/// order with a message naming both fields; equal values are accepted.
+#[test]
+fn contradicting_law_parameters_are_refused_naming_both_fields() {
+    let cases = [
+        ("StaticKinetic", "mu_k", "mu_s"),
+        ("Subloading", "mu_k", "mu_s"),
+        ("StribeckS1", "mu_c", "mu_s"),
+        ("Tustin", "mu_c", "mu_s"),
+        ("BoPavelescu", "mu_c", "mu_s"),
+        ("Gaussian", "mu_c", "mu_s"),
+        ("Lorentzian", "mu_c", "mu_s"),
+        ("PoppStelter", "mu_c", "mu_s"),
+        ("PowellWiercigroch", "mu_c", "mu_s"),
+        ("Stefanski", "mu_c", "mu_s"),
+        ("LuGre", "f_c", "f_s"),
+        ("Gms", "f_c", "f_s"),
+    ];
+    for (law, lower, upper) in cases {
+        let mut p = tribolab::preset::builtin::load("s1_bench_19_36rpm")
+            .unwrap()
+            .unwrap();
+        p.set_path("law", law).unwrap();
+        p.set_path(&format!("law.{upper}"), "0.5").unwrap();
+        p.set_path(&format!("law.{lower}"), "0.5").unwrap();
+        assert!(p.problems().is_empty(), "{law}: {:?}", p.problems());
+        p.set_path(&format!("law.{lower}"), "0.6").unwrap();
+        let problems = p.problems();
+        assert_eq!(problems.len(), 1, "{law}: {problems:?}");
+        let (path, message) = &problems[0];
+        assert_eq!(path, &format!("law.{lower}"), "{law}");
+        assert!(
+            message.contains(&format!("({lower})")) && message.contains(&format!("({upper})")),
+            "{law}: {message}"
+        );
+        // A preset file with the contradiction is refused at load, at the field's location.
+        let text = p.to_ron().unwrap();
+        let err = tribolab::preset::Preset::from_ron(&text, "contradiction.ron").unwrap_err();
+        let shown = err.to_string();
+        assert!(shown.contains("contradiction.ron:"), "{shown}");
+        assert!(shown.contains(&format!("law.{lower}")), "{shown}");
+    }
+    // Armstrong's F_S,∞ is the static *excess* over F_C: any order is allowed.
+    let mut p = tribolab::preset::builtin::load("s1_bench_19_36rpm")
+        .unwrap()
+        .unwrap();
+    p.set_path("law", "Armstrong").unwrap();
+    p.set_path("law.f_c", "2").unwrap();
+    p.set_path("law.f_s", "0.5").unwrap();
+    assert!(p.problems().is_empty(), "{:?}", p.problems());
+}
+
+/// The belt's joint is part of the belt: it cannot be longer than the belt loop.
+#[test]
+fn a_joint_longer_than_the_belt_is_refused() {
+    let mut p = tribolab::preset::builtin::load("s1_bench_19_36rpm")
+        .unwrap()
+        .unwrap();
+    p.set_path("system.belt_length", "0.1").unwrap();
+    p.set_path("system.joint_length", "0.2").unwrap();
+    let problems = p.problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].0, "system.joint_length");
+    assert!(problems[0].1.contains("(belt_length)"), "{}", problems[0].1);
+}

@@ -1,17 +1,33 @@
-//! `tribolab check`: validate presets and print every problem.
+//! `tribolab check`: validate presets (with `--set PATH=VALUE` changes applied to each, as
+//! the other commands apply them) and print every problem.
 
-use super::{CliError, load_preset_arg};
+use super::opts::{flag_value, set_pair, split_flag};
+use super::{CliError, prepared_preset};
 
 pub(super) fn check(args: &[String]) -> Result<(), CliError> {
-    if args.is_empty() {
+    let mut presets = Vec::new();
+    let mut sets = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (flag, inline) = split_flag(a);
+        if flag == "--set" {
+            sets.push(set_pair(&flag_value(flag, &inline, &mut it)?)?);
+        } else if flag.starts_with("--") {
+            return Err(CliError::Usage(format!("check: unknown option `{flag}`")));
+        } else {
+            presets.push(a);
+        }
+    }
+    if presets.is_empty() {
         return Err(CliError::Usage(
             "check needs at least one PRESET.ron".into(),
         ));
     }
     let mut failed = 0;
-    for arg in args {
+    for arg in &presets {
         // A file, else a built-in preset name (as for every other command).
-        match load_preset_arg(arg) {
+        let sets = sets.iter().map(|(p, v)| (p.as_str(), v.as_str()));
+        match prepared_preset(arg, sets, None) {
             Ok(p) => {
                 let friction = if p.system.uses_law() {
                     format!("with {}", p.law.info().name)
@@ -31,7 +47,7 @@ pub(super) fn check(args: &[String]) -> Result<(), CliError> {
     if failed > 0 {
         Err(CliError::Failed(format!(
             "{failed} of {} presets have problems",
-            args.len()
+            presets.len()
         )))
     } else {
         Ok(())

@@ -47,7 +47,9 @@ USAGE:
                                    Benettin's d0 = 1e4·rtol in [1e-8, 1e-4] of the attractor;
                                    --fast-stiff: stiff laws hundreds of times faster, λ1 and
                                    the verdict only (other exponents become upper bounds)
-    tribolab check PRESET.ron...   validate presets and print every problem
+    tribolab check PRESET.ron... [--set PATH=VALUE]...
+                                   validate presets (with the changes applied) and print
+                                   every problem
     tribolab analyze FILE.csv [--column NAME] [--time COLUMN] [--json] [--max-samples N]
                      [--resample] [--delay N] [--dim D] [--theiler W] [--bins B]
                      [--fit-range T0,T1] [--spectrogram OUT.csv [--segment N]]

@@ -78,6 +78,10 @@ pub struct RunState {
     pub rtf: f64,
     /// Integration error of the current run, in words.
     pub error: Option<String>,
+    /// Problems of the edited preset (`(field path, message)`: values that contradict each
+    /// other, such as μ_K above μ_S); while there are any the edit is not sent to the worker
+    /// and the run goes on with the last consistent values.
+    pub unapplied: Vec<(String, String)>,
     /// Poincaré sections of the model.
     pub section_names: Vec<String>,
     /// Stroboscopic period [s].
@@ -143,6 +147,7 @@ impl Default for RunState {
             t_s: 0.0,
             rtf: 0.0,
             error: None,
+            unapplied: Vec::new(),
             section_names: Vec::new(),
             strobe_period_s: None,
             columns: Vec::new(),
@@ -297,15 +302,28 @@ impl TriboApp {
     }
 
     /// Sends the edited preset to the worker (live change or restart, the worker decides).
+    /// A preset whose values contradict each other is not sent: its problems are kept in
+    /// [`RunState::unapplied`] (shown at the top of the side panel) and the run goes on.
     pub(super) fn apply_preset(&mut self) {
-        self.run.error = None;
-        self.send(Command::Apply(Box::new(self.session.preset.clone())));
+        if self.consistent() {
+            self.run.error = None;
+            self.send(Command::Apply(Box::new(self.session.preset.clone())));
+        }
     }
 
-    /// Restarts from the initial state.
+    /// Restarts from the initial state (not with contradicting values: see
+    /// [`Self::apply_preset`]).
     pub(super) fn reset(&mut self) {
-        self.run.error = None;
-        self.send(Command::Restart(Box::new(self.session.preset.clone())));
+        if self.consistent() {
+            self.run.error = None;
+            self.send(Command::Restart(Box::new(self.session.preset.clone())));
+        }
+    }
+
+    /// Whether the edited preset has no problems; records them otherwise.
+    fn consistent(&mut self) -> bool {
+        self.run.unapplied = self.session.preset.problems();
+        self.run.unapplied.is_empty()
     }
 
     /// Undoes slider changes: back to the preset as loaded.

@@ -27,6 +27,7 @@ crate::param_struct! {
         /// Treatment of sgn(v) at zero velocity.
         sign: "sign": SignModel = SignModel::SetValued;
     }
+    consistency = |p: &Self| super::static_law::stribeck_order(p.mu_s, p.mu_c);
 }
 
 impl MuCurve for GaussianParams {

@@ -76,6 +76,7 @@ crate::param_struct! {
         /// Viscous friction coefficient.
         sigma2_ns_per_m: "sigma2" = 0.4, "Viscous coefficient", "σ₂", "N·s/m", [0.0, 10.0], Linear;
     }
+    consistency = |p: &Self| super::static_law::break_away_order(p.f_s_n, p.f_c_n);
 }
 
 impl GmsParams {

@@ -36,6 +36,7 @@ crate::param_struct! {
         /// Velocity scale of the damping decay σ₁(v) (0 = constant σ₁).
         v_d_mps: "v_d" = 0.0, "Damping decay velocity", "v_d", "m/s", [0.0, 1.0], Linear;
     }
+    consistency = |p: &Self| super::static_law::break_away_order(p.f_s_n, p.f_c_n);
 }
 
 /// LuGre law.

@@ -6,8 +6,17 @@
 //! ```
 //! ζ is a unit-variance Ornstein–Uhlenbeck process sampled exactly on the grid `t_k = k·Δt` from
 //! the crate's own seeded generator, so a seed reproduces the same load history forever.
-//! Between grid points ζ is interpolated linearly (we chose continuity over MODELS' hold, so
-//! adaptive integrators see no jumps; the grid step stays the user's knob for the bandwidth).
+//! Between grid points ζ is interpolated linearly and renormalised (we chose continuity over
+//! MODELS' hold, so adaptive integrators see no jumps; the grid step stays the user's knob for
+//! the bandwidth):
+//! ```text
+//! ζ(t_k + w·Δt) = ((1 − w)·ζ_k + w·ζ_{k+1}) / sqrt((1 − w)² + w² + 2w(1 − w)·ρ),   ρ = e^(−Δt/τ_c)
+//! ```
+//! Plain linear interpolation would have variance `(1 − w)² + w² + 2w(1 − w)ρ` (as low as
+//! `(1 + ρ)/2` mid-step, on average `2/3 + ρ/3`), so σ_N would not be the load's standard
+//! deviation; the divisor makes the variance 1 at every instant. A grid step above τ_c/10 is
+//! refused ([`GRID_STEPS_PER_TAU`]): the interpolation smooths over a step, so the correlation
+//! time is τ_c only with several steps per τ_c.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -28,7 +37,18 @@ crate::param_struct! {
         /// Seed of the random generator.
         seed: "seed": u64 = 1;
     }
+    consistency = |p: &Self| crate::params::not_above(
+        ("grid_step", "Δt", p.grid_step_s),
+        ("correlation_time/10", "τ_c/10", p.correlation_time_s / GRID_STEPS_PER_TAU),
+        "the fluctuation is drawn on a grid of step Δt and interpolated between its points; \
+         its correlation time is τ_c (within 4 %) only with at least ten grid steps per τ_c",
+    );
 }
+
+/// Fewest grid steps per correlation time: with ten, the correlation of the interpolated
+/// process at lag τ_c is 0.381 against e^(−1) = 0.368 (averaged over the phase in the step);
+/// with five it would be 0.395, with one 0.562.
+pub const GRID_STEPS_PER_TAU: f64 = 10.0;
 
 /// Most grid values kept in memory; older ones are regenerated on demand (never in practice,
 /// since integration only moves forward).
@@ -93,18 +113,20 @@ impl NormalLoadNoise {
         c.values[(k - c.first_index) as usize]
     }
 
-    /// ζ(t), linearly interpolated between grid points (t ≥ 0).
+    /// ζ(t) between grid points: interpolated linearly and renormalised to unit variance
+    /// (t ≥ 0; see the module documentation).
     pub fn zeta(&self, t_s: f64) -> f64 {
         let x = t_s.max(0.0) / self.params.grid_step_s;
         let k = x.floor();
-        let frac = x - k;
+        let w = x - k;
         let k = k as u64;
         let a = self.zeta_at_index(k);
-        if frac == 0.0 {
-            a
-        } else {
-            a + frac * (self.zeta_at_index(k + 1) - a)
+        if w == 0.0 {
+            return a;
         }
+        let b = self.zeta_at_index(k + 1);
+        let variance = (1.0 - w).powi(2) + w * w + 2.0 * w * (1.0 - w) * self.rho;
+        ((1.0 - w) * a + w * b) / variance.sqrt()
     }
 
     /// Multiplicative load factor `max(0, 1 + σ_N·ζ(t))`.
@@ -156,6 +178,69 @@ mod tests {
         let noise = NormalLoadNoise::new(NoiseParams::default());
         let (a, b) = (noise.zeta_at_index(3), noise.zeta_at_index(4));
         let mid = noise.zeta(3.5e-3);
-        assert!((mid - 0.5 * (a + b)).abs() < 1e-12);
+        let rho = (-0.1f64).exp();
+        let expected = 0.5 * (a + b) / (0.5 * (1.0 + rho)).sqrt();
+        assert!((mid - expected).abs() < 1e-12);
+        // Continuous at the grid points.
+        assert!((noise.zeta(4e-3 - 1e-15) - b).abs() < 1e-9);
+    }
+
+    /// Regression: plain linear interpolation had variance 2/3 + ρ/3 between grid points
+    /// (about 0.70 at τ_c = Δt), so the load's standard deviation was not σ_N. Sampled off the
+    /// grid, the variance is 1 and the correlation at lag τ_c is e^(−1).
+    #[test]
+    fn off_grid_samples_have_unit_variance_and_the_stated_correlation_time() {
+        for (tau_c, dt) in [(1e-3, 1e-4), (1e-2, 1e-3)] {
+            let p = NoiseParams {
+                correlation_time_s: tau_c,
+                grid_step_s: dt,
+                ..NoiseParams::default()
+            };
+            let noise = NormalLoadNoise::new(p);
+            let mut rng = SplitMix64::new(7);
+            let n = 200_000;
+            let (mut s, mut s2, mut sxy) = (0.0, 0.0, 0.0);
+            // Points spaced 3τ_c apart at random phases: nearly independent samples.
+            for i in 0..n {
+                let t = (i as f64 * 3.0 + rng.uniform_open()) * tau_c;
+                let z = noise.zeta(t);
+                s += z;
+                s2 += z * z;
+                sxy += z * noise.zeta(t + tau_c);
+            }
+            let nf = n as f64;
+            let var = s2 / nf - (s / nf).powi(2);
+            assert!((var - 1.0).abs() < 0.02, "τ_c {tau_c}: variance {var}");
+            let corr = sxy / nf / var;
+            let expected = (-1.0f64).exp();
+            assert!(
+                (corr - expected).abs() < 0.03,
+                "τ_c {tau_c}: correlation at lag τ_c {corr} vs {expected}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_grid_coarser_than_the_correlation_time_is_refused() {
+        use crate::params::ParamSet;
+        let p = NoiseParams {
+            correlation_time_s: 1e-3,
+            grid_step_s: 2e-4,
+            ..NoiseParams::default()
+        };
+        let problems = p.problems();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].0, "grid_step");
+        assert!(
+            problems[0].1.contains("correlation_time"),
+            "{}",
+            problems[0].1
+        );
+        let fine = NoiseParams {
+            correlation_time_s: 1e-3,
+            grid_step_s: 1e-4,
+            ..NoiseParams::default()
+        };
+        assert!(fine.problems().is_empty());
     }
 }

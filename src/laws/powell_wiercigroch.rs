@@ -34,6 +34,7 @@ crate::param_struct! {
         /// Time constant of the filter that estimates the relative acceleration.
         tau_a_s: "tau_a" = 1e-3, "Acceleration filter", "τ_a", "s", [1e-6, 0.1], Log;
     }
+    consistency = |p: &Self| super::static_law::stribeck_order(p.mu_s, p.mu_c);
 }
 
 impl IrreversibleCurve for PowellWiercigrochParams {

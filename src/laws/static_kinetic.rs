@@ -28,6 +28,7 @@ crate::param_struct! {
         /// Treatment of sgn(v) at zero velocity.
         sign: "sign": SignModel = SignModel::SetValued;
     }
+    consistency = |p: &Self| super::static_law::kinetic_order(p.mu_s, p.mu_k);
 }
 
 impl MuCurve for StaticKineticParams {

@@ -4,6 +4,41 @@
 use super::set_valued::StickMode;
 use super::{Contact, FrictionLaw, LawJacobian, LawSwitch, SignModel, sgn};
 
+/// Cross-parameter check of a Stribeck-type curve: it falls from `μ_S` at rest to `μ_C` in
+/// sliding, so `μ_C ≤ μ_S` (equal is Coulomb's law).
+pub fn stribeck_order(mu_s: f64, mu_c: f64) -> Option<(String, String)> {
+    crate::params::not_above(
+        ("mu_c", "μ_C", mu_c),
+        ("mu_s", "μ_S", mu_s),
+        "this law's curve falls from the static level μ_S at rest to the sliding level μ_C, \
+         so μ_C must not exceed μ_S (for friction that rises with speed add the viscous \
+         term c_v)",
+    )
+}
+
+/// Cross-parameter check of a static/kinetic pair: `μ_K ≤ μ_S`. With kinetic friction above
+/// static friction the body stops again the instant it breaks away (endless stick/slip
+/// switching at one instant).
+pub fn kinetic_order(mu_s: f64, mu_k: f64) -> Option<(String, String)> {
+    crate::params::not_above(
+        ("mu_k", "μ_K", mu_k),
+        ("mu_s", "μ_S", mu_s),
+        "kinetic friction above static friction would stop the body the instant it breaks \
+         away, so μ_K must not exceed μ_S",
+    )
+}
+
+/// Cross-parameter check of a law with a break-away force `F_S` and a sliding (Coulomb)
+/// force `F_C`: `F_C ≤ F_S`.
+pub fn break_away_order(f_s: f64, f_c: f64) -> Option<(String, String)> {
+    crate::params::not_above(
+        ("f_c", "F_C", f_c),
+        ("f_s", "F_S", f_s),
+        "F_S is the break-away (static) level the friction falls from to the sliding level \
+         F_C, so F_C must not exceed F_S",
+    )
+}
+
 /// A friction coefficient curve `μ(|v|)` with its static threshold.
 pub trait MuCurve {
     /// Sliding friction coefficient at speed `|v_rel|` > 0 (−).

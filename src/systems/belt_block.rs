@@ -52,6 +52,11 @@ crate::param_struct! {
         /// Initial block velocity relative to the belt (0: carried along by the belt).
         initial_slip_velocity_mps: "initial_slip_velocity" = 0.0, "Initial slip velocity", "v_rel,0", "m/s", [-10.0, 10.0], Linear, restart;
     }
+    consistency = |p: &Self| crate::params::not_above(
+        ("joint_length", "ℓ_j", p.joint_length_m),
+        ("belt_length", "L_b", p.belt_length_m),
+        "the joint is a part of the belt loop, so it cannot be longer than the belt",
+    );
 }
 
 impl BeltBlockParams {

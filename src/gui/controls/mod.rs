@@ -18,6 +18,7 @@ pub use param_slider::param_slider;
 pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
     egui::ScrollArea::vertical().show(ui, |ui| {
         preset_header(app, ui);
+        unapplied(app, ui);
         ui.separator();
         run_section::show(app, ui);
         ui.separator();
@@ -38,6 +39,26 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui) {
         }
         ui.add_space(8.0);
     });
+}
+
+/// The edited values that contradict each other, and that the run goes on without them.
+fn unapplied(app: &TriboApp, ui: &mut egui::Ui) {
+    if app.run.unapplied.is_empty() {
+        return;
+    }
+    let colour = ui.visuals().error_fg_color;
+    egui::Frame::group(ui.style())
+        .stroke(egui::Stroke::new(1.0, colour))
+        .show(ui, |ui| {
+            ui.label(
+                egui::RichText::new("Not applied: the run goes on with the last consistent values")
+                    .color(colour)
+                    .strong(),
+            );
+            for (path, message) in &app.run.unapplied {
+                ui.label(egui::RichText::new(format!("{path}: {message}")).color(colour));
+            }
+        });
 }
 
 fn preset_header(app: &mut TriboApp, ui: &mut egui::Ui) {

@@ -122,6 +122,7 @@ crate::param_struct! {
         /// Overstress function: power (S4 eq 28) or exponential (eq 29).
         form: "form": OverstressForm = OverstressForm::Power;
     }
+    consistency = |p: &Self| super::static_law::kinetic_order(p.mu_s, p.mu_k);
 }
 
 impl SubloadingParams {
