@@ -204,7 +204,32 @@ pub fn problems(
             ));
         }
     }
+    if out.is_empty() && !spreads.is_empty() {
+        out.extend(spread_contradictions(law, overrides, spreads, n_contacts));
+    }
     out
+}
+
+/// The first contact whose spread values contradict each other (a spread of μ_S that pushes
+/// it below μ_K, say), as a problem of `spread`.
+fn spread_contradictions(
+    law: &LawConfig,
+    overrides: &[ContactOverride],
+    spreads: &[LawSpread],
+    n_contacts: usize,
+) -> Option<(String, String)> {
+    let laws = resolve(law, overrides, spreads, n_contacts);
+    laws.iter().enumerate().find_map(|(i, l)| {
+        let (key, message) = l.params().problems().into_iter().next()?;
+        Some((
+            "spread".to_string(),
+            format!(
+                "the spread gives contact {} values that contradict each other ({key}: \
+                 {message}); reduce `relative` or move the base values apart",
+                i + 1
+            ),
+        ))
+    })
 }
 
 #[cfg(test)]
@@ -216,6 +241,32 @@ mod tests {
         find_law(key)
             .map(|i| (i.default_config)())
             .unwrap_or_default()
+    }
+
+    /// A spread of μ_S wide enough to push some contact's μ_S below μ_K is refused, naming
+    /// the contact; a narrow one is accepted.
+    #[test]
+    fn a_spread_that_makes_a_contact_contradict_itself_is_refused() {
+        let base = law("static_kinetic"); // μ_S = 0.4, μ_K = 0.3
+        let wide = LawSpread {
+            param: "mu_s".into(),
+            relative: 0.5,
+            distribution: Distribution::Uniform,
+            seed: 7,
+        };
+        let found = problems(&base, &[], std::slice::from_ref(&wide), 50, "chain");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "spread");
+        assert!(
+            found[0].1.contains("contact ") && found[0].1.contains("mu_k"),
+            "{}",
+            found[0].1
+        );
+        let narrow = LawSpread {
+            relative: 0.05,
+            ..wide
+        };
+        assert!(problems(&base, &[], &[narrow], 50, "chain").is_empty());
     }
 
     #[test]
