@@ -248,3 +248,61 @@ fn zeno_accumulation_ends_in_a_typed_error_not_a_hang() {
     assert!((impacts[0] - t1).abs() < 1e-12, "{}", impacts[0]);
     assert!((impacts[2] - 2.0 * t1).abs() < 1e-12, "{}", impacts[2]);
 }
+
+/// Decay whose steps are capped far below anything useful (as a law at the edge of its range
+/// makes them collapse).
+struct Crawl;
+
+impl Model for Crawl {
+    fn dim(&self) -> usize {
+        1
+    }
+    fn state_names(&self) -> Vec<String> {
+        vec!["y".into()]
+    }
+    fn state_scales(&self, s: &mut [f64]) {
+        s[0] = 1.0;
+    }
+    fn max_step_s(&self, _t_s: f64) -> f64 {
+        1e-12
+    }
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = -y[0];
+    }
+    fn columns(&self) -> Vec<Column> {
+        vec![Column::new("y", "")]
+    }
+    fn observe(&self, _t: f64, y: &[f64], row: &mut [f64]) {
+        row[0] = y[0];
+    }
+}
+
+/// Regression: a run whose steps collapsed (LuGre at F_S = 0 advanced 3e-5 model-s per
+/// wall-s) crawled on with no error. The stall guard stops it after one window of a million
+/// steps with a typed error saying how far it got.
+#[test]
+fn a_run_whose_steps_collapse_stops_with_a_typed_error() {
+    use tribolab::integrate::driver::STALL_WINDOW_STEPS;
+    let settings = DriverSettings {
+        method: Method::Dopri5,
+        rtol: 1e-8,
+        rk4_dt_s: 1e-3,
+        output_interval_s: 0.01,
+    };
+    let start = std::time::Instant::now();
+    let mut sim = Simulation::new(Box::new(Crawl), vec![1.0], 0.0, settings).unwrap();
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    let err = sim.advance(1.0, &mut rows).unwrap_err();
+    let SimError::Stalled {
+        steps, advanced_s, ..
+    } = err
+    else {
+        panic!("expected a stall, got {err}");
+    };
+    assert_eq!(steps, STALL_WINDOW_STEPS);
+    assert!((advanced_s - 1e-12 * STALL_WINDOW_STEPS as f64).abs() < 1e-9);
+    assert!(err.to_string().contains("stalled"), "{err}");
+    assert!((err.time_s() - 1e-6).abs() < 1e-9, "{}", err.time_s());
+    // Bounded: one window, not the 1e12 steps the run asked for.
+    assert!(start.elapsed().as_secs() < 120, "{:?}", start.elapsed());
+}

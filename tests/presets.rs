@@ -153,3 +153,46 @@ fn a_joint_longer_than_the_belt_is_refused() {
     assert_eq!(problems[0].0, "system.joint_length");
     assert!(problems[0].1.contains("(belt_length)"), "{}", problems[0].1);
 }
+
+/// Regression: the step was capped at 1/8 of the joint's passage for the whole run, so a
+/// joint of ℓ_j = 1e-9 m took hours for 20 s. The cap now holds inside the passage only (its
+/// start and end are breakpoints), and the run costs what a run without the joint costs.
+#[test]
+fn a_very_short_belt_joint_costs_no_more_than_the_belt() {
+    let steps = |joint_length: &str| {
+        let mut p = tribolab::preset::builtin::load("s1_bench_19_36rpm")
+            .unwrap()
+            .unwrap();
+        p.set_path("system.joint_length", joint_length).unwrap();
+        let mut sim = p.build_simulation().unwrap();
+        let mut rows: Vec<Vec<f64>> = Vec::new();
+        sim.advance(20.0, &mut rows).unwrap();
+        sim.stats().steps
+    };
+    let without = steps("0");
+    let short = steps("1e-9");
+    assert!(
+        short < without + 200,
+        "1e-9 m joint: {short} steps, no joint: {without}"
+    );
+    // The default 20 mm joint is still resolved: inside a passage (0.2 s at 0.1 m/s, once
+    // per 9.9 s belt turn) the step is at most an eighth of it, outside it is free.
+    let p = tribolab::preset::builtin::load("s1_bench_19_36rpm")
+        .unwrap()
+        .unwrap();
+    let turn_s = 1.0 / (std::f64::consts::TAU * 0.05 * 19.36 / 60.0);
+    let passage_s = 0.02 * turn_s;
+    let (model, _) = p.build_model();
+    for t in [
+        0.0,
+        0.5 * passage_s,
+        turn_s + 0.9 * passage_s,
+        turn_s * (1.0 - 1e-12),
+    ] {
+        let h = model.max_step_s(t);
+        assert!((h - passage_s / 8.0).abs() < 1e-12, "t = {t}: {h}");
+    }
+    for t in [1.1 * passage_s, 0.5 * turn_s, turn_s * 0.999] {
+        assert_eq!(model.max_step_s(t), f64::INFINITY, "t = {t}");
+    }
+}

@@ -27,8 +27,8 @@ impl Model for Unbatched {
     fn is_autonomous(&self) -> bool {
         self.0.is_autonomous()
     }
-    fn max_step_s(&self) -> f64 {
-        self.0.max_step_s()
+    fn max_step_s(&self, t_s: f64) -> f64 {
+        self.0.max_step_s(t_s)
     }
     fn next_breakpoint_s(&self, t: f64) -> f64 {
         self.0.next_breakpoint_s(t)

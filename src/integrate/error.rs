@@ -46,6 +46,21 @@ pub enum SimError {
         /// Integrator name.
         method: &'static str,
     },
+    /// Accepted steps keep collapsing: the run advances too little to ever finish.
+    #[error(
+        "at t = {t_s} s the run has stalled: {steps} steps advanced it by only {advanced_s:e} s \
+         (a time scale the integrator cannot resolve: a very stiff or nearly singular law, or \
+         a parameter at the edge of its range); try Rodas5, or move the parameter away from \
+         that edge"
+    )]
+    Stalled {
+        /// Simulation time [s].
+        t_s: f64,
+        /// Accepted steps in the window.
+        steps: u64,
+        /// Model time the window advanced [s].
+        advanced_s: f64,
+    },
     /// Switches pile up without time advancing (Zeno behaviour or inconsistent modes).
     #[error(
         "{count} stick/slip switches within {window_s:e} s at t = {t_s} s: the run cannot \
@@ -77,6 +92,7 @@ impl SimError {
             SimError::MapDiverged { iteration, .. } => *iteration as f64,
             SimError::NonFinite { t_s, .. }
             | SimError::StepTooSmall { t_s, .. }
+            | SimError::Stalled { t_s, .. }
             | SimError::Zeno { t_s, .. }
             | SimError::Model { t_s, .. } => *t_s,
         }

@@ -44,8 +44,9 @@ pub trait Model {
     fn time_scale_s(&self) -> f64 {
         1.0
     }
-    /// Largest step the integrator may take [s] (e.g. so a short load bump is not stepped over).
-    fn max_step_s(&self) -> f64 {
+    /// Largest step the integrator may take from time `t_s` [s] (e.g. so a short load bump is
+    /// not stepped over; a bump's start being a breakpoint, the cap need only hold inside it).
+    fn max_step_s(&self, _t_s: f64) -> f64 {
         f64::INFINITY
     }
 

@@ -144,7 +144,7 @@ impl Model for PrescribedMotion {
 
     /// A step never spans more than 1/32 of the motion's shortest period, so a velocity
     /// reversal (an event for hysteretic laws) cannot fall between two step ends unseen.
-    fn max_step_s(&self) -> f64 {
+    fn max_step_s(&self, _t_s: f64) -> f64 {
         self.motion.fastest_period_s() / 32.0
     }
 

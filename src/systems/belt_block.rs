@@ -439,12 +439,13 @@ impl Model for BeltBlock {
         self.joint.is_none() && self.noise.is_none()
     }
 
-    fn max_step_s(&self) -> f64 {
-        let mut h = f64::INFINITY;
-        if let Some(j) = &self.joint {
-            h = h.min(j.duration_s / 8.0);
+    fn max_step_s(&self, t_s: f64) -> f64 {
+        // Only during a joint passage: its start and end are breakpoints, so no step outside
+        // it reaches into it (a cap for the whole run cost ℓ_j = 1e-9 m hours).
+        match &self.joint {
+            Some(j) if j.in_passage(t_s) => j.duration_s / 8.0,
+            _ => f64::INFINITY,
         }
-        h
     }
 
     fn next_breakpoint_s(&self, t: f64) -> f64 {

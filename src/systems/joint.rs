@@ -46,6 +46,13 @@ impl BeltJoint {
         }
     }
 
+    /// Whether `t_s` lies in a passage, or a rounding error before one (a step landed on the
+    /// passage's start, a breakpoint, may end a few ulps short of it).
+    pub fn in_passage(&self, t_s: f64) -> bool {
+        let s = t_s.rem_euclid(self.period_s);
+        s < self.duration_s || self.period_s - s <= 1e-9 * self.period_s
+    }
+
     /// Load factor `1 + a_j·w(t)`.
     pub fn factor(&self, t_s: f64) -> f64 {
         1.0 + self.amplitude * self.shape(t_s)

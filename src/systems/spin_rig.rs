@@ -169,7 +169,7 @@ impl Model for SpinRig {
         self.0.sweep_time / 100.0
     }
 
-    fn max_step_s(&self) -> f64 {
+    fn max_step_s(&self, _t_s: f64) -> f64 {
         self.0.sweep_time / 200.0
     }
 

@@ -145,8 +145,8 @@ impl Model for Twin {
         self.reference.is_autonomous()
     }
 
-    fn max_step_s(&self) -> f64 {
-        self.reference.max_step_s()
+    fn max_step_s(&self, t_s: f64) -> f64 {
+        self.reference.max_step_s(t_s)
     }
     fn time_scale_s(&self) -> f64 {
         self.reference.time_scale_s()

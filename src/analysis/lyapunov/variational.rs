@@ -286,8 +286,8 @@ impl Model for Variational {
         self.inner.is_autonomous()
     }
 
-    fn max_step_s(&self) -> f64 {
-        self.inner.max_step_s()
+    fn max_step_s(&self, t_s: f64) -> f64 {
+        self.inner.max_step_s(t_s)
     }
     fn time_scale_s(&self) -> f64 {
         self.inner.time_scale_s()

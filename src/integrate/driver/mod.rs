@@ -58,6 +58,14 @@ pub struct DriverSettings {
     pub output_interval_s: f64,
 }
 
+/// Accepted steps per window of the stall guard ([`Simulation`] stops with
+/// [`SimError::Stalled`] when a window advances less than [`STALL_MIN_ADVANCE`] time scales).
+pub const STALL_WINDOW_STEPS: u64 = 1_000_000;
+/// Least advance of a window of the stall guard, in units of the model's time scale: a mean
+/// step of 1e-10 time scales (1e6 steps take seconds; at that rate one model-second takes
+/// hours).
+pub const STALL_MIN_ADVANCE: f64 = 1e-4;
+
 /// A running simulation of one model.
 pub struct Simulation {
     model: Box<dyn Model + Send>,
@@ -67,8 +75,9 @@ pub struct Simulation {
     t: f64,
     y: Vec<f64>,
     h: f64,
-    h_max: f64,
     t0: f64,
+    /// Start time and accepted steps of the current progress window (the stall guard).
+    progress: (f64, u64),
     output_interval_s: f64,
     /// Index `k` of the next regular output time `t0 + k·Δ`.
     next_output: u64,
@@ -133,7 +142,6 @@ impl Simulation {
         };
         let ne = model.n_events();
         let model_sections = model.section_names().len();
-        let h_max = model.max_step_s();
         let row_len = 2 + model.columns().len();
         let names = model.state_names();
         let mut sim = Self {
@@ -144,8 +152,8 @@ impl Simulation {
             t: t0,
             y,
             h: 0.0,
-            h_max,
             t0,
+            progress: (t0, 0),
             output_interval_s: settings.output_interval_s,
             next_output: 0,
             last_step: None,
@@ -217,7 +225,6 @@ impl Simulation {
         if let Some(tr) = self.sections.as_mut() {
             self.model.sections(self.t, &self.y, &mut tr.prev);
         }
-        self.h_max = self.model.max_step_s();
         if self.stepper.fixed_step().is_none() {
             self.h = self.initial_step();
         }
@@ -301,15 +308,36 @@ impl Simulation {
         Ok(())
     }
 
+    /// The stall guard: every [`STALL_WINDOW_STEPS`] accepted steps must advance the model by
+    /// at least [`STALL_MIN_ADVANCE`] of its time scale, so a run whose steps collapse (a law
+    /// at the edge of its range) stops with [`SimError::Stalled`] within a bounded time
+    /// instead of crawling for hours. Adaptive steps only: a fixed step cannot collapse.
+    fn guard_progress(&mut self, t: f64) -> Result<(), SimError> {
+        if self.stepper.fixed_step().is_some() {
+            return Ok(());
+        }
+        self.progress.1 += 1;
+        if self.progress.1 < STALL_WINDOW_STEPS {
+            return Ok(());
+        }
+        let advanced_s = t - self.progress.0;
+        if advanced_s < STALL_MIN_ADVANCE * self.model.time_scale_s() {
+            return Err(SimError::Stalled {
+                t_s: t,
+                steps: self.progress.1,
+                advanced_s,
+            });
+        }
+        self.progress = (t, 0);
+        Ok(())
+    }
+
     fn one_step(&mut self, t_stop: f64, sink: &mut dyn SampleSink) -> Result<(), SimError> {
         self.run_batch(t_stop);
         let t = self.t;
         let fixed = self.stepper.fixed_step().is_some();
-        let mut h = if fixed {
-            self.h
-        } else {
-            self.h.min(self.h_max)
-        };
+        let h_max = self.model.max_step_s(t);
+        let mut h = if fixed { self.h } else { self.h.min(h_max) };
         // End the step on the next breakpoint of the model's time inputs (never a sliver).
         if !fixed {
             let to_break = self.model.next_breakpoint_s(t) - t;
@@ -330,10 +358,7 @@ impl Simulation {
             );
             if fixed || err <= 1.0 {
                 if !fixed {
-                    self.h = self
-                        .control
-                        .accepted(h, err, order, rejected)
-                        .min(self.h_max);
+                    self.h = self.control.accepted(h, err, order, rejected);
                 }
                 break;
             }
@@ -349,6 +374,7 @@ impl Simulation {
             }
         }
         self.stats.steps += 1;
+        self.guard_progress(t)?;
         self.dense_ready = false;
         let t_new = t + h;
         let y_new = std::mem::take(&mut self.y_new);
@@ -439,7 +465,8 @@ impl Simulation {
         } else {
             0.01 * d0 / d1
         };
-        h = h.min(self.h_max);
+        let h_max = self.model.max_step_s(self.t);
+        h = h.min(h_max);
         let y1: Vec<f64> = self.y.iter().zip(&f0).map(|(y, f)| y + h * f).collect();
         self.model.rhs(self.t + h, &y1, &mut f1);
         let diff: Vec<f64> = f1.iter().zip(&f0).map(|(a, b)| a - b).collect();
@@ -450,6 +477,6 @@ impl Simulation {
         } else {
             (0.01 / dmax).powf(1.0 / order)
         };
-        (100.0 * h).min(h1).min(self.h_max)
+        (100.0 * h).min(h1).min(h_max)
     }
 }
