@@ -20,7 +20,15 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(_) => tribolab::cli::main_with_args(&args),
+        Some(_) => {
+            // Ctrl-C or SIGTERM mid-write: remove the half-written temporary files, then stop
+            // as the signal would have (128 + SIGINT).
+            let _ = ctrlc::set_handler(|| {
+                tribolab::util::atomic_write::remove_pending_temp_files();
+                std::process::exit(130);
+            });
+            tribolab::cli::main_with_args(&args)
+        }
     }
 }
 

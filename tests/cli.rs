@@ -221,3 +221,72 @@ fn bench_only_runs_the_named_case() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("unexpected argument `--qiuck`"));
 }
+
+/// Regression: Ctrl-C or SIGTERM during `run --out` left `.NAME.tmp-PID` behind (46 MB after
+/// 1 s). The handler removes it; an existing target is left as it was. A SIGKILL cannot be
+/// handled: its temporary is swept by the next write of the same file.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_write_leaves_no_temporary_and_keeps_the_old_file() {
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("tribolab-interrupt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("long.csv");
+    std::fs::write(&target, "old\n").unwrap();
+    let temporaries = || {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+            .count()
+    };
+    for signal in ["-INT", "-TERM", "-KILL"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tribolab"))
+            .args(["run", "s1_bench_19_36rpm", "--duration", "1e7", "--out"])
+            .arg(&target)
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while temporaries() == 0 {
+            assert!(Instant::now() < deadline, "no temporary file appeared");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let killed = Command::new("kill")
+            .arg(signal)
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{signal}: {status}");
+        assert_eq!(
+            std::fs::read_to_string(&target).unwrap(),
+            "old\n",
+            "{signal}"
+        );
+        if signal == "-KILL" {
+            assert_eq!(temporaries(), 1, "SIGKILL leaves its temporary");
+        } else {
+            assert_eq!(temporaries(), 0, "{signal} left a temporary file");
+        }
+    }
+    // The next write of the file sweeps the dead process's temporary.
+    let out = tribolab(&[
+        "run",
+        "s1_bench_19_36rpm",
+        "--duration",
+        "1",
+        "--out",
+        target.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(temporaries(), 0);
+    assert!(std::fs::read_to_string(&target).unwrap().starts_with("t,"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
