@@ -48,12 +48,17 @@ impl ParamMeta {
     /// Checks that `value` is finite, inside `[min, max]` and whole when required.
     pub fn check(&self, value: f64) -> Result<(), String> {
         if !value.is_finite() {
-            return Err(format!("{} must be a finite number, got {value}", self.key));
+            return Err(format!(
+                "{} must be a finite number, got {}",
+                self.key,
+                fmt_num(value)
+            ));
         }
         if value < self.min || value > self.max {
             return Err(format!(
-                "{} = {value} is outside the allowed range [{}, {}] {}",
+                "{} = {} is outside the allowed range [{}, {}] {}",
                 self.key,
+                fmt_num(value),
                 fmt_num(self.min),
                 fmt_num(self.max),
                 self.unit
@@ -62,7 +67,11 @@ impl ParamMeta {
             .to_string());
         }
         if self.integer && value.fract() != 0.0 {
-            return Err(format!("{} must be a whole number, got {value}", self.key));
+            return Err(format!(
+                "{} must be a whole number, got {}",
+                self.key,
+                fmt_num(value)
+            ));
         }
         Ok(())
     }

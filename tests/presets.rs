@@ -196,3 +196,30 @@ fn a_very_short_belt_joint_costs_no_more_than_the_belt() {
         assert_eq!(model.max_step_s(t), f64::INFINITY, "t = {t}");
     }
 }
+
+/// Regression (messages): 1e300 printed as a 300-digit integer; `noise.seed=1.5` said only
+/// "Non-whitespace trailing characters"; a file that is not UTF-8 had no line:col.
+#[test]
+fn messages_say_what_was_expected_and_where() {
+    let mut p = tribolab::preset::builtin::load("s1_bench_19_36rpm")
+        .unwrap()
+        .unwrap();
+    p.set_path("system.mass", "1e300").unwrap_err();
+    let err = p.set_path("system.mass", "1e300").unwrap_err();
+    assert!(err.contains("mass = 1e300 is outside"), "{err}");
+    assert!(err.len() < 120, "{err}");
+    p.set_path("noise", "on").unwrap();
+    let err = p.set_path("noise.seed", "1.5").unwrap_err();
+    assert!(err.contains("`1.5` is not a whole number"), "{err}");
+
+    let dir = std::env::temp_dir().join(format!("tribolab-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("latin1.ron");
+    std::fs::write(&file, b"(name: \"x\",\n description: \"caf\xe9\",\n)").unwrap();
+    let err = tribolab::preset::Preset::load(&file)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("latin1.ron:2:19:"), "{err}");
+    assert!(err.contains("not UTF-8") && err.contains("0xE9"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

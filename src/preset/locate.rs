@@ -57,11 +57,18 @@ fn field_positions(text: &str) -> Vec<(Vec<String>, (usize, usize))> {
                 advance(&mut i, &mut line, &mut col, &chars);
             }
         } else if c == '/' && chars.get(i + 1) == Some(&'*') {
-            while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
-                advance(&mut i, &mut line, &mut col, &chars);
-            }
-            for _ in 0..2 {
-                if i < chars.len() {
+            // RON's block comments nest: `/* a /* b */ c */` is one comment.
+            let mut depth = 0usize;
+            while i < chars.len() {
+                let pair = (chars[i], chars.get(i + 1).copied());
+                if pair == ('/', Some('*')) || pair == ('*', Some('/')) {
+                    depth = if pair.0 == '/' { depth + 1 } else { depth - 1 };
+                    advance(&mut i, &mut line, &mut col, &chars);
+                    advance(&mut i, &mut line, &mut col, &chars);
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
                     advance(&mut i, &mut line, &mut col, &chars);
                 }
             }
@@ -158,5 +165,13 @@ mod tests {
     fn double_parenthesised_variant_keeps_the_path() {
         let t = "(law: LuGre((sigma0: 1e5)))";
         assert_eq!(locate_field(t, "law.sigma0"), (1, 14));
+    }
+
+    /// Regression: the first `*/` closed a nested block comment, so keys inside the rest of
+    /// the comment were taken for fields.
+    #[test]
+    fn nested_block_comments_are_skipped_whole() {
+        let t = "(\n /* a /* nested\n */ system: B(mass: 3) */\n system: B(mass: 1e300))";
+        assert_eq!(locate_field(t, "system.mass"), (4, 12));
     }
 }

@@ -123,8 +123,9 @@ impl Preset {
     /// Reads and validates a preset file.
     pub fn load(path: &std::path::Path) -> Result<Self, PresetError> {
         let source = path.display().to_string();
-        let text = std::fs::read_to_string(path)
+        let bytes = std::fs::read(path)
             .map_err(|e| PresetError::io(&source, format!("cannot read the file: {e}")))?;
+        let text = String::from_utf8(bytes).map_err(|e| not_utf8(&source, e.as_bytes(), &e))?;
         Self::from_ron(&text, &source)
     }
 
@@ -267,5 +268,26 @@ impl Preset {
     pub fn build_simulation(&self) -> Result<Simulation, SimError> {
         let (model, y0) = self.build_model();
         Simulation::new(model, y0, 0.0, self.driver_settings())
+    }
+}
+
+/// The error of a preset file that is not UTF-8 text, at the line and column of its first
+/// invalid byte.
+fn not_utf8(source: &str, bytes: &[u8], e: &std::string::FromUtf8Error) -> PresetError {
+    let at = e.utf8_error().valid_up_to();
+    let valid = String::from_utf8_lossy(&bytes[..at]);
+    let line = valid.matches('\n').count() + 1;
+    let col = valid.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    PresetError {
+        source: source.to_string(),
+        problems: vec![error::Problem {
+            line,
+            col,
+            path: String::new(),
+            message: format!(
+                "the file is not UTF-8 text (byte 0x{:02X}); save it as UTF-8",
+                bytes[at]
+            ),
+        }],
     }
 }

@@ -16,8 +16,27 @@ pub fn options() -> ron::Options {
 }
 
 /// Parses a RON fragment such as `Tanh(1e-4)` or `Rodas4` into a value.
+///
+/// The error says what was expected (`seed: `1.5` is not a whole number …`), with RON's own
+/// message and position in parentheses.
 pub fn parse_fragment<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    options().from_str(text).map_err(|e| e.to_string())
+    options()
+        .from_str(text)
+        .map_err(|e| format!("`{}` is not {} ({e})", text.trim(), expected::<T>()))
+}
+
+/// What a value of type `T` looks like, in words.
+fn expected<T>() -> String {
+    let name = std::any::type_name::<T>();
+    match name {
+        "u64" => "a whole number from 0 to 18446744073709551615".into(),
+        "bool" => "true or false".into(),
+        "alloc::string::String" => "text in double quotes".into(),
+        _ => {
+            let short = name.rsplit("::").next().unwrap_or(name);
+            format!("a valid {short} (see README, \"Preset format\")")
+        }
+    }
 }
 
 /// Pretty RON text of a value, with the extensions header.
