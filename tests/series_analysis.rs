@@ -445,3 +445,42 @@ fn cli_analyze_rejects_bad_input() {
     let out = tribolab(&["analyze", &dir.0.join("missing.csv").display().to_string()]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Regression: `analyze` aborted for a signal scaled by 1e160 or 1e-200 (squared distances
+/// overflow or vanish). Delay, window, dimension and exponents do not depend on the scale:
+/// the same numbers at 1, 1e160 and 1e-200 (the spectrum scales with the signal).
+#[test]
+fn the_analysis_does_not_depend_on_the_signal_scale() {
+    use tribolab::analysis::pipeline::{PipelineOptions, analyze_series};
+    let x = &lorenz_x()[..5000];
+    let base = analyze_series("x", x, TS, &PipelineOptions::default()).unwrap();
+    let base_fit = base.fit.as_ref().unwrap().slope;
+    for scale in [1e160, 1e-200] {
+        let scaled: Vec<f64> = x.iter().map(|v| v * scale).collect();
+        let r = analyze_series("x", &scaled, TS, &PipelineOptions::default())
+            .unwrap_or_else(|e| panic!("scale {scale}: {e}"));
+        assert_eq!(
+            (r.delay, r.theiler, r.dim),
+            (base.delay, base.theiler, base.dim),
+            "scale {scale}"
+        );
+        let slope = r.fit.as_ref().unwrap().slope;
+        assert!(
+            (slope - base_fit).abs() < 1e-9 * base_fit.abs(),
+            "scale {scale}: {slope} vs {base_fit}"
+        );
+        let (a, b) = (
+            r.wolf.unwrap().lambda_per_s,
+            base.wolf.as_ref().unwrap().lambda_per_s,
+        );
+        assert!(
+            (a - b).abs() < 1e-9 * b.abs(),
+            "scale {scale}: Wolf {a} vs {b}"
+        );
+        let rel = r.peaks[0].amplitude / (base.peaks[0].amplitude * scale);
+        assert!(
+            (rel - 1.0).abs() < 1e-12,
+            "scale {scale}: peak amplitude ratio {rel}"
+        );
+    }
+}

@@ -157,6 +157,10 @@ pub fn analyze_series(
     let spectrum = amplitude_spectrum(values, dt_s, Window::Hann);
     let peaks = spectrum.peaks(o.peaks);
     let harmonics = spectrum.harmonics(o.peaks);
+    // Delay, dimension and exponents do not depend on the signal's scale; their distances
+    // do (squares of 1e160 overflow, of 1e-200 vanish), so they see the standardised series.
+    let standardised = standardise(values);
+    let values = standardised.as_slice();
 
     let ami_opts = AmiOptions {
         bins: o.bins,
@@ -305,11 +309,36 @@ pub fn analyze_series(
 }
 
 /// Power-weighted mean frequency `Σ f_k A_k² / Σ A_k²` over `k ≥ 1` [Hz].
+/// `(x − mean)/std`, computed after dividing by `max|x|` so that neither huge nor tiny values
+/// overflow or underflow; a constant series is returned centred.
+fn standardise(values: &[f64]) -> Vec<f64> {
+    let peak = values.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    if peak == 0.0 {
+        return values.to_vec();
+    }
+    let scaled: Vec<f64> = values.iter().map(|v| v / peak).collect();
+    let n = scaled.len() as f64;
+    let mean = scaled.iter().sum::<f64>() / n;
+    let var = scaled.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+    let sd = if var > 0.0 { var.sqrt() } else { 1.0 };
+    scaled.iter().map(|v| (v - mean) / sd).collect()
+}
+
 fn mean_frequency_hz(spectrum: &Spectrum) -> Option<f64> {
+    // Power relative to the largest amplitude: squares of 1e160 or 1e-200 would not survive.
+    let peak = spectrum
+        .amplitudes
+        .iter()
+        .skip(1)
+        .fold(0.0f64, |m, a| m.max(a.abs()));
+    if !(peak > 0.0 && peak.is_finite()) {
+        return None;
+    }
     let (mut num, mut den) = (0.0, 0.0);
     for (f, a) in spectrum.freqs_hz.iter().zip(&spectrum.amplitudes).skip(1) {
-        num += f * a * a;
-        den += a * a;
+        let power = (a / peak).powi(2);
+        num += f * power;
+        den += power;
     }
     (den > 0.0 && num > 0.0).then(|| num / den)
 }
