@@ -91,6 +91,9 @@ pub fn amplitude_spectrum(signal: &[f64], dt_s: f64, window: Window) -> Spectrum
     }
 }
 
+/// Fewest spectral bins below `f₀` for its harmonics to be told apart.
+pub const MIN_FUNDAMENTAL_BINS: f64 = 4.0;
+
 impl Spectrum {
     /// Refined frequency of the local maximum at bin `k`.
     fn refine(&self, k: usize) -> Peak {
@@ -132,7 +135,9 @@ impl Spectrum {
     }
 
     /// The dominant frequency `f₀` and its harmonics `k·f₀`, `k = 1 … count` (those below the
-    /// Nyquist frequency): for each `k` the largest bin within ±max(2, 2 %·k·f₀) of `k·f₀`,
+    /// Nyquist frequency): for each `k` the largest bin within ±max(2, 2 %·k·f₀) of `k·f₀` (at
+    /// most 0.49·f₀, so neighbouring multiples never share a bin; with `f₀` below
+    /// [`MIN_FUNDAMENTAL_BINS`] bins only `f₀` itself),
     /// refined like [`dominant`](Self::dominant). The frequencies show how far a stick–slip
     /// response is from a pure tone (and whether its overtones are exact multiples).
     pub fn harmonics(&self, count: usize) -> Vec<Peak> {
@@ -141,10 +146,17 @@ impl Spectrum {
         };
         let a = &self.amplitudes;
         let res = self.resolution_hz;
+        let f0_bins = f0.freq_hz / res;
+        if f0_bins < MIN_FUNDAMENTAL_BINS {
+            // The overtones' windows would overlap the fundamental (a step's spectrum gave
+            // "2f₀ = f₀"): the series is not resolved, only f₀ is reported.
+            return vec![f0];
+        }
         let mut out = Vec::with_capacity(count);
         for k in 1..=count {
-            let target = k as f64 * f0.freq_hz / res;
-            let reach = (0.02 * target).max(2.0);
+            let target = k as f64 * f0_bins;
+            // Never reach half-way to the neighbouring multiples.
+            let reach = (0.02 * target).max(2.0).min(0.49 * f0_bins);
             let lo = (target - reach).floor().max(1.0) as usize;
             let hi = ((target + reach).ceil() as usize).min(a.len().saturating_sub(1));
             if lo > hi {
@@ -175,6 +187,30 @@ impl Spectrum {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: a step's spectrum reported "2f₀ = 3f₀ = f₀" (overtone windows reaching
+    /// back to the fundamental's bin). An unresolved fundamental has no harmonics; resolved
+    /// ones are distinct multiples.
+    #[test]
+    fn harmonics_of_an_unresolved_fundamental_are_not_reported() {
+        let step: Vec<f64> = (0..5000).map(|i| f64::from(u8::from(i >= 2500))).collect();
+        let s = amplitude_spectrum(&step, 0.01, Window::Hann);
+        assert_eq!(s.harmonics(5).len(), 1);
+        let square: Vec<f64> = (0..5000)
+            .map(|i| if (i / 50) % 2 == 0 { 1.0 } else { -1.0 })
+            .collect();
+        let h = amplitude_spectrum(&square, 0.01, Window::Hann).harmonics(3);
+        assert_eq!(h.len(), 3);
+        for (k, p) in h.iter().enumerate() {
+            let expected = (k + 1) as f64;
+            assert!(
+                (p.freq_hz - expected).abs() < 0.02,
+                "harmonic {}: {}",
+                k + 1,
+                p.freq_hz
+            );
+        }
+    }
 
     fn sine(f: f64, amp: f64, n: usize, dt: f64) -> Vec<f64> {
         (0..n)
