@@ -106,3 +106,38 @@ fn energy_balance_closes_to_a_multiple_of_rtol() {
         "energy error {err} J of {input} J"
     );
 }
+
+/// Regression: with load noise driving N to zero the bristle rate σ₀|v|/g became infinite
+/// (g scaled by N/N₀) and the run failed ("step size fell to 3e-15 s"). The bristle force is
+/// now scaled by the load instead: the run goes through, and whenever N = 0 the friction is
+/// the viscous σ₂·v alone.
+#[test]
+fn lugre_runs_through_zero_load_and_its_dry_friction_vanishes_there() {
+    let mut p = tribolab::preset::builtin::load("lugre_canudas_1995")
+        .unwrap()
+        .unwrap();
+    p.set_path("noise", "on").unwrap();
+    p.set_path("noise.sigma", "0.5").unwrap();
+    let mut sim = p.build_simulation().unwrap();
+    let names = sim.column_names();
+    let col = |n: &str| names.iter().position(|c| c == n).unwrap();
+    let (load, friction, v_rel) = (col("normal_load"), col("friction_force"), col("v_rel"));
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    sim.advance(5.0, &mut rows).unwrap();
+    let unloaded: Vec<&Vec<f64>> = rows.iter().filter(|r| r[load] == 0.0).collect();
+    assert!(
+        unloaded.len() > 10,
+        "only {} samples at zero load",
+        unloaded.len()
+    );
+    let sigma2 = p.law.params().get("sigma2").unwrap();
+    for r in unloaded {
+        assert!(
+            (r[friction] + sigma2 * r[v_rel]).abs() < 1e-12,
+            "t = {}: F = {} N at zero load, σ₂·v = {}",
+            r[0],
+            r[friction],
+            sigma2 * r[v_rel]
+        );
+    }
+}

@@ -26,7 +26,10 @@
 //!
 //! **Load.** The force levels follow the normal load: `s(v)` and `C` are multiplied by `N/N₀`
 //! (`Contact::load_ratio`), so the relaxation rate `C/s` does not change with the load; the
-//! element stiffnesses `k_i` use the nominal `F_S`.
+//! element stiffnesses `k_i` use the nominal `F_S`. The slipping rate is evaluated as
+//! `C·((N/N₀)·α_i·sgn v − F_i/s₀(v))` with the nominal level `s₀`, the same expression made
+//! regular at `N = 0`: without load the elements relax to zero force and friction vanishes
+//! (stuck elements are set back onto their zero threshold after the step).
 //!
 //! **Switching (exact, event-driven).** Element `i` stuck and loaded by the motion
 //! (`F_i·v ≥ 0`): event when `α_i·s(v) − |F_i|` crosses zero; it then slips in the direction of
@@ -252,13 +255,17 @@ impl FrictionLaw for Gms {
     fn eval(&self, c: &Contact, s: &[f64], ds: &mut [f64]) -> f64 {
         let p = &self.params;
         let v = c.v_rel_mps;
-        let level = self.level(c);
-        let attraction = p.attraction_n_per_s * c.load_ratio;
+        // C·(N/N₀)·(α_i·sgn v − F_i/s(v)) with s(v) = (N/N₀)·s₀(v), written with the nominal
+        // level s₀ so that it stays regular as the load goes to zero: the elements then relax
+        // to zero force at the rate C/s₀ (the load-scaled form froze them, at rate 0·(…/0)).
+        let nominal = self.params.stribeck(v).max(f64::MIN_POSITIVE);
+        let pull = p.attraction_n_per_s * c.load_ratio * self.dir;
+        let relax = p.attraction_n_per_s / nominal;
         let mut f = 0.0;
         for i in 0..s.len() {
             let (w, k) = (self.weights[i], self.stiffness[i]);
             let rate = if self.slipping[i] {
-                attraction * (w * self.dir - s[i] / level)
+                w * pull - relax * s[i]
             } else {
                 k * v
             };
@@ -406,6 +413,33 @@ mod tests {
         assert!((st[1] + level).abs() < 1e-15, "{}", st[1]);
         assert_eq!(st[0], 0.4);
         assert!(!law.after_step(&c, &mut st));
+    }
+
+    /// Regression: at zero load the slipping rate `C·0·(α sgn v − F/0⁺)` was 0, so the
+    /// elements kept their force and friction did not vanish with the load. Now every element
+    /// relaxes to zero (slipping ones at the rate C/s₀, stuck ones set back onto their zero
+    /// threshold), leaving only the viscous σ₂·v.
+    #[test]
+    fn friction_vanishes_with_the_load() {
+        let mut law = Gms::new(params());
+        let mut c = Contact::kinematic(0.0, 1e-3, 1.0);
+        c.load_ratio = 0.0;
+        let mut st = [0.4, 0.3, 0.2, 0.1];
+        // Elements over their (zero) threshold and loaded by the motion slip; the rest are set
+        // back onto it.
+        law.after_step(&c, &mut st);
+        let dt = 1e-6;
+        let mut ds = [0.0; 4];
+        let mut f = 0.0;
+        for _ in 0..100_000 {
+            f = law.eval(&c, &st, &mut ds);
+            for (x, d) in st.iter_mut().zip(&ds) {
+                *x += dt * d;
+            }
+        }
+        let viscous = -params().sigma2_ns_per_m * 1e-3;
+        assert!((f - viscous).abs() < 1e-9, "F = {f} N, σ₂ part {viscous} N");
+        assert!(st.iter().all(|x| x.abs() < 1e-9), "{st:?}");
     }
 
     /// Thresholds α_i·s(v) follow the load ratio, reversal sticks every element.

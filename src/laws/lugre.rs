@@ -5,8 +5,17 @@
 //! F_f = −(σ₀·z + σ₁(v)·ż + σ₂·v),   σ₁(v) = σ₁·exp(−(v/v_d)²)  (v_d = 0: constant σ₁)
 //! steady state: F_ss = −(g(v)·sgn v + σ₂·v)
 //! ```
-//! `v = v_rel`; `z` is the mean bristle deflection [m]. `g` is scaled by `N/N₀` so a normal-load
-//! bump changes the friction level. Stiff: the bristle relaxation rate σ₀|v|/g reaches 1e4 s⁻¹
+//! `v = v_rel`; `z` is the mean bristle deflection [m] at the nominal load. A varying normal
+//! load `N` scales the bristle force, as in the LuGre models of tyre–road friction (Canudas de
+//! Wit, Tsiotras, Velenis, Basset, Gissinger, *Vehicle System Dynamics* 39:189, 2003):
+//! ```text
+//! F_f = −((N/N₀)·(σ₀·z + σ₁(v)·ż) + σ₂·v),   steady state F_ss = −((N/N₀)·g(v)·sgn v + σ₂·v)
+//! ```
+//! so a normal-load bump changes the friction level and the dry friction **vanishes with the
+//! load** (the viscous term is the lubricant's and stays). Until December 2026 `g` itself was
+//! scaled by `N/N₀`, which gives the same steady force but a bristle relaxation rate σ₀|v|N₀/(gN)
+//! that becomes infinite as `N → 0` (noise driving the load to zero made runs fail); both forms
+//! agree at constant nominal load. Stiff: the bristle relaxation rate σ₀|v|/g reaches 1e4 s⁻¹
 //! with the 1995 values, so the default integrator is the L-stable Rodas4.
 
 use super::{Contact, FrictionLaw, LawJacobian, exp_neg, sgn};
@@ -115,36 +124,37 @@ impl FrictionLaw for LuGre {
         let p = &self.params;
         let v = c.v_rel_mps;
         let z = s[0];
-        let g = c.load_ratio * self.g(v);
-        // g ≥ (N/N₀)·floor: when that is positive the guard against g = 0 is a no-op, and
-        // deciding it from the floor keeps it off the integrator's critical path.
-        let g = if c.load_ratio * self.level_floor_n > 1e-300 {
+        let g = self.g(v);
+        // g ≥ floor: when that is positive the guard against g = 0 is a no-op, and deciding it
+        // from the floor keeps it off the integrator's critical path.
+        let g = if self.level_floor_n > 1e-300 {
             g
         } else {
             g.max(f64::MIN_POSITIVE)
         };
         let zdot = v - p.sigma0_n_per_m * v.abs() * z / g;
         ds[0] = zdot;
-        -(p.sigma0_n_per_m * z + self.sigma1(v) * zdot + p.sigma2_ns_per_m * v)
+        -(c.load_ratio * (p.sigma0_n_per_m * z + self.sigma1(v) * zdot) + p.sigma2_ns_per_m * v)
     }
 
     fn kinks_at_reversal(&self) -> bool {
         true
     }
 
-    /// `∂ż/∂v = 1 − σ₀z·(sgn v·g − |v|·g′)/g²`, `∂ż/∂z = −σ₀|v|/g`,
-    /// `∂F/∂v = −(σ₁′(v)ż + σ₁(v)∂ż/∂v + σ₂)`, `∂F/∂z = −(σ₀ + σ₁(v)∂ż/∂z)`.
+    /// `∂ż/∂v = 1 − σ₀z·(sgn v·g − |v|·g′)/g²`, `∂ż/∂z = −σ₀|v|/g`, with `r = N/N₀`:
+    /// `∂F/∂v = −(r·(σ₁′(v)ż + σ₁(v)∂ż/∂v) + σ₂)`, `∂F/∂z = −r·(σ₀ + σ₁(v)∂ż/∂z)`.
     fn jacobian(&self, c: &Contact, s: &[f64], j: &mut LawJacobian<'_>) -> bool {
         let p = &self.params;
         let v = c.v_rel_mps;
         let z = s[0];
         let r = v * self.inv_v_s;
         let e = exp_neg(r * r);
-        let g_raw = c.load_ratio * (p.f_c_n + (p.f_s_n - p.f_c_n) * e);
+        let g_raw = p.f_c_n + (p.f_s_n - p.f_c_n) * e;
         if g_raw <= f64::MIN_POSITIVE {
             return false;
         }
-        let dg = c.load_ratio * (p.f_s_n - p.f_c_n) * e * (-2.0 * r * self.inv_v_s);
+        let dg = (p.f_s_n - p.f_c_n) * e * (-2.0 * r * self.inv_v_s);
+        let load = c.load_ratio;
         let s0 = p.sigma0_n_per_m;
         let zdot = v - s0 * v.abs() * z / g_raw;
         let dzdot_dv = 1.0 - s0 * z * (sgn(v) * g_raw - v.abs() * dg) / (g_raw * g_raw);
@@ -156,8 +166,8 @@ impl FrictionLaw for LuGre {
         } else {
             (p.sigma1_ns_per_m, 0.0)
         };
-        j.df_dv = -(ds1 * zdot + s1 * dzdot_dv + p.sigma2_ns_per_m);
-        j.df_ds[0] = -(s0 + s1 * dzdot_dz);
+        j.df_dv = -(load * (ds1 * zdot + s1 * dzdot_dv) + p.sigma2_ns_per_m);
+        j.df_ds[0] = -load * (s0 + s1 * dzdot_dz);
         j.dds_dv[0] = dzdot_dv;
         j.dds_ds[0] = dzdot_dz;
         true
@@ -210,5 +220,7 @@ mod tests {
         let default = LuGre::new(LuGreParams::default());
         let f = default.eval(&unloaded, &[1e-6], &mut ds);
         assert!(f.is_finite() && ds[0].is_finite(), "F = {f}, ż = {}", ds[0]);
+        // Without load only the viscous term is left (σ₂·v).
+        assert!((f + 0.4 * 1e-3).abs() < 1e-15, "F = {f}");
     }
 }
