@@ -325,6 +325,28 @@ fn lugre_limit_cycle_has_one_zero_exponent() {
     );
 }
 
+/// Regression: `--fast-stiff` was ignored under Rodas5 (only Rodas4 counted as implicit).
+/// Under either Rosenbrock method it damps the bristle directions and says so.
+#[test]
+fn fast_stiff_applies_under_both_rosenbrock_methods() {
+    for method in ["Rodas4", "Rodas5"] {
+        let mut preset = builtin::load("lugre_canudas_1995").unwrap().unwrap();
+        preset.set_path("run.integrator", method).unwrap();
+        let opts = LyapunovOptions {
+            transient: 1.0,
+            duration: 4.0,
+            fast_stiff: true,
+            ..LyapunovOptions::default()
+        };
+        let r = analyze(&preset, &opts, false).unwrap();
+        let notes = &r.classification.notes;
+        assert!(
+            notes.iter().any(|n| n.contains("upper bounds")),
+            "{method}: {notes:?}"
+        );
+    }
+}
+
 /// With the tangents resolved, Σλ equals the exact mean volume growth (∫tr J dt)/T over any
 /// window — here a stiff LuGre (σ₀ = 10⁴ N/m) over 3 s. (The gap is integration error:
 /// 4e-5 relative at rtol 1e-8, 3e-7 at 1e-10, 0 at 1e-12.)

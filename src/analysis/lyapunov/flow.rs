@@ -81,7 +81,8 @@ impl FlowSpectrum {
         };
         let implicit = match settings.method {
             Method::Auto => model.prefers_implicit(),
-            m => m == Method::Rodas4,
+            // Both Rosenbrock methods (Rodas5 was missed: --fast-stiff did nothing there).
+            m => matches!(m, Method::Rodas4 | Method::Rodas5),
         };
         let schedule = Schedule {
             transient_end: opts.transient,
