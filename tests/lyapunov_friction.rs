@@ -416,3 +416,23 @@ fn equilibrium_exponents_by_spectrum_and_benettin_agree() {
     );
     assert_eq!(r.classification.attractor, Attractor::Equilibrium);
 }
+
+/// Frequent renormalisations (reseeds in stick, in slip and next to the switches, each put on
+/// the shadow's mode constraint) leave the cycle's λ₁ = 0. (The reseed's projection itself is
+/// tested in `benettin.rs`.)
+#[test]
+fn benettin_shadow_moves_with_the_belt_while_stuck() {
+    let preset = cycle_preset();
+    for interval in [0.05, 0.01] {
+        let opts = LyapunovOptions {
+            transient: 10.0,
+            duration: 60.0,
+            renorm_interval: interval,
+            ..LyapunovOptions::default()
+        };
+        let r = analyze(&preset, &opts, true).unwrap();
+        let l1 = r.largest.unwrap().exponent;
+        println!("τ = {interval} s: Benettin λ₁ = {l1}");
+        assert!(l1.abs() < 5.0 / 60.0, "τ = {interval} s: λ₁ = {l1}");
+    }
+}

@@ -184,3 +184,32 @@ fn an_open_contact_is_neither_stick_nor_slip() {
     // The same record closed throughout reports no contact fraction.
     assert!(closed.contact_fraction.is_none());
 }
+
+/// Karnopp's law decides stick by its own band `|v_rel| < D_v`: the stick phase, spent
+/// drifting at the velocity it entered the band with, reads as stick (the flag used to come
+/// from `|v_rel| < 10⁻³·v_b`, and such a phase read as slip).
+#[test]
+fn karnopp_sticks_inside_its_band() {
+    let c = closed_form();
+    let mut p = builtin::load("coulomb_stick_slip_undamped")
+        .unwrap()
+        .unwrap();
+    p.set_path("law.sign", "Karnopp(1e-3)").unwrap();
+    let mut sim = p.build_simulation().unwrap();
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    sim.advance(15.0, &mut rows).unwrap();
+    let cols = sim.columns();
+    let stick = cols
+        .iter()
+        .position(|col| col.role == Role::Stick(0))
+        .unwrap();
+    rows.retain(|r| r[0] >= c.first_restick);
+    let stuck = rows.iter().filter(|r| r[stick] == 1.0).count();
+    let fraction = stuck as f64 / rows.len() as f64;
+    // Stick lasts 2D/(v_b − v_entry) with v_entry < D_v = 1 % of v_b.
+    assert!(
+        (fraction - c.t_stick / c.period).abs() < 0.02,
+        "{fraction} vs {}",
+        c.t_stick / c.period
+    );
+}

@@ -98,6 +98,12 @@ pub trait Model {
         true
     }
 
+    /// Puts a state placed by hand (a Lyapunov shadow's reseed) onto the constraints of the
+    /// current discrete modes, keeping the modes: a contact in set-valued stick moves with its
+    /// counter-surface. Without it a reseeded shadow could "stick" while sliding (its stick
+    /// dynamics keep any velocity it was given). The default does nothing.
+    fn project(&self, _t: f64, _y: &mut [f64]) {}
+
     /// Called after each accepted step (projections, algebraic updates).
     /// Returns `true` if it changed `y` or the mode (the integrator then restarts).
     fn after_step(&mut self, _t: f64, _y: &mut [f64]) -> bool {

@@ -92,6 +92,13 @@ pub trait FrictionLaw {
         None
     }
 
+    /// Whether the contact is stuck at `c`, when the law decides it (its exact mode, or a
+    /// band of its own such as Karnopp's `|v_rel| < D_v`); `None` lets the system decide from
+    /// a velocity threshold.
+    fn stuck_at(&self, _c: &Contact) -> Option<bool> {
+        self.stuck()
+    }
+
     /// Steady-state friction force on body 1 at constant `v_rel` and load [N] (the law's
     /// characteristic curve, e.g. for the friction–velocity plot).
     fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64;

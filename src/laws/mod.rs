@@ -305,6 +305,9 @@ impl FrictionLaw for Law {
     fn stuck(&self) -> Option<bool> {
         dispatch!(self, l => l.stuck())
     }
+    fn stuck_at(&self, c: &Contact) -> Option<bool> {
+        dispatch!(self, l => l.stuck_at(c))
+    }
     fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64 {
         dispatch!(self, l => l.steady_force(v_rel_mps, normal_load_n))
     }

@@ -155,6 +155,19 @@ impl<C: MuCurve> FrictionLaw for StaticLaw<C> {
         (self.params.sign_model() == SignModel::SetValued).then(|| self.mode.is_stick())
     }
 
+    /// Karnopp's band decides: stuck while `|v_rel| < D_v` and the holding force stays within
+    /// `μ_S·N` (beyond it the force saturates and the body accelerates out of the band).
+    fn stuck_at(&self, c: &Contact) -> Option<bool> {
+        match self.params.sign_model() {
+            SignModel::Karnopp(dv) => Some(
+                c.v_rel_mps.abs() < dv
+                    && !c.f_hold_n.is_nan()
+                    && c.f_hold_n.abs() <= self.f_static(c),
+            ),
+            _ => self.stuck(),
+        }
+    }
+
     fn jacobian(&self, c: &Contact, _s: &[f64], j: &mut LawJacobian<'_>) -> bool {
         let p = &self.params;
         let v = c.v_rel_mps;

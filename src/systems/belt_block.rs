@@ -339,10 +339,10 @@ impl BeltBlock {
     }
 
     /// Whether the block sticks at `(t, y)`: the law's exact mode when it has one, else
-    /// `|v_rel| < 10⁻³·v_b`.
+    /// `|v_rel| < 10⁻³·v_b` (Karnopp's law: its own band, [`FrictionLaw::stuck_at`]).
     pub fn is_stuck(&self, t: f64, y: &[f64]) -> bool {
-        self.law().stuck().unwrap_or_else(|| {
-            let c = self.contact(t, y);
+        let c = self.contact(t, y);
+        self.law().stuck_at(&c).unwrap_or_else(|| {
             c.v_rel_mps.abs() < STICK_VELOCITY_FRACTION * self.belt_speed_mps.abs().max(1e-9)
         })
     }
@@ -465,6 +465,13 @@ impl Model for BeltBlock {
             }
         }
         next
+    }
+
+    /// A stuck block moves with the belt.
+    fn project(&self, _t: f64, y: &mut [f64]) {
+        if self.law().stuck() == Some(true) {
+            y[1] = self.belt_speed_mps;
+        }
     }
 
     fn initialize(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {

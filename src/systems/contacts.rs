@@ -164,9 +164,10 @@ impl ContactLaws {
         self.laws[i].after_step(c, &mut block[r])
     }
 
-    /// Whether contact `i` sticks, when its law knows exactly.
-    pub fn stuck(&self, i: usize) -> Option<bool> {
-        self.laws[i].stuck()
+    /// Whether contact `i` sticks at `c`, when its law decides it
+    /// ([`FrictionLaw::stuck_at`]).
+    pub fn stuck(&self, i: usize, c: &Contact) -> Option<bool> {
+        self.laws[i].stuck_at(c)
     }
 
     /// Output columns of every law state, named `<state><suffix(i)>` with

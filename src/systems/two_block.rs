@@ -22,7 +22,7 @@ use super::{
     Surface, SystemKind, SystemSpec,
 };
 use crate::integrate::{Column, Model, Role, SimError};
-use crate::laws::{Contact, LawConfig, LawSwitch, NoiseParams, NormalLoadNoise};
+use crate::laws::{Contact, FrictionLaw, LawConfig, LawSwitch, NoiseParams, NormalLoadNoise};
 
 /// Equation of motion shown in the window.
 pub const EQUATION: &str = "m₁·ẍ₁ + c₁·ẋ₁ + k₁·x₁ − k_c·(x₂ − x₁) = F_f,1(ẋ₁ − v_b, N₁),  \
@@ -257,9 +257,9 @@ impl TwoBlock {
     }
 
     fn is_stuck(&self, i: usize, t: f64, y: &[f64]) -> bool {
-        self.laws.stuck(i).unwrap_or_else(|| {
-            let v_rel = self.contact(i, t, y).v_rel_mps;
-            v_rel.abs() < STICK_VELOCITY_FRACTION * self.params.belt_speed_mps.abs().max(1e-9)
+        let c = self.contact(i, t, y);
+        self.laws.stuck(i, &c).unwrap_or_else(|| {
+            c.v_rel_mps.abs() < STICK_VELOCITY_FRACTION * self.params.belt_speed_mps.abs().max(1e-9)
         })
     }
 
@@ -372,6 +372,15 @@ impl Model for TwoBlock {
         self.laws.set_params(&spec.laws)?;
         self.params = params.clone();
         Ok(())
+    }
+
+    /// Each stuck block moves with the belt.
+    fn project(&self, _t: f64, y: &mut [f64]) {
+        for i in 0..N {
+            if self.laws.law(i).stuck() == Some(true) {
+                y[2 * i + 1] = self.params.belt_speed_mps;
+            }
+        }
     }
 
     fn resume(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {

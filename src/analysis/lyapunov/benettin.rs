@@ -5,7 +5,9 @@
 //! and the shadow is pulled back to `d₀` along the separation. `λ₁ = Σ ln(d_k/d₀)/T`.
 //!
 //! The two trajectories are one [`Model`] (`Twin`) so the driver steps them together and
-//! locates each one's switches separately. Rescaling can move the shadow out of the region its
+//! locates each one's switches separately. A reseeded shadow is put on its mode's constraints
+//! (`Model::project`: in stick it moves with the belt) and growth is counted from the
+//! separation it then has. Rescaling can move the shadow out of the region its
 //! mode is valid in (the reference slipping while the shadow still sticks): when one of its
 //! guards is then negative, its mode is chosen afresh from its state (`Model::initialize`);
 //! otherwise mode and law memory are kept (re-initialising would reset hysteresis branches
@@ -33,6 +35,9 @@ struct Twin {
     /// Attractor scale of each non-quadrature component.
     scales: Vec<f64>,
     d0: f64,
+    /// Separation right after the last reseed (`d₀` unless a projection or a re-chosen mode
+    /// moved the shadow); growth is counted from it.
+    d_start: f64,
     transient_end: f64,
     interval: f64,
     next_renorm: f64,
@@ -77,20 +82,26 @@ impl Twin {
     }
 
     /// Puts the shadow `d₀` from the reference along the current separation (or a generic
-    /// direction when there is none); if that leaves its mode invalid (a guard negative), lets
-    /// it choose its mode afresh.
+    /// direction when there is none), on the constraints of its mode ([`Model::project`]: a
+    /// shadow in stick moves with the belt, else its stick would keep a sliding velocity and
+    /// the separation grow for the rest of the stick); if that leaves its mode invalid (a
+    /// guard negative), lets it choose its mode afresh.
     fn reseed(&mut self, t: f64, y: &mut [f64]) {
         let m = self.m;
-        let d = self.distance(y);
-        for i in 0..m {
-            let dir = if d > 0.0 && d.is_finite() {
-                (y[m + i] - y[i]) / self.scales[i] / d
-            } else {
-                (1.0 + 0.1 * i as f64) / generic_norm(m)
-            };
-            y[m + i] = y[i] + self.d0 * self.scales[i] * dir;
-        }
         let mut ys = vec![0.0; self.n];
+        let generic: Vec<f64> = (0..m)
+            .map(|i| (1.0 + 0.1 * i as f64) / generic_norm(m))
+            .collect();
+        let first = self.separation_dir(y).unwrap_or_else(|| generic.clone());
+        self.place(y, &first);
+        self.project_shadow(t, y, &mut ys);
+        // The projection removed the constrained part of the separation: back to d₀ (the
+        // second projection changes nothing unless the reference itself is off the shadow's
+        // constraint — modes differ — and then `d_start` below keeps the count exact). A
+        // separation wholly in constrained directions is replaced by a generic one.
+        let second = self.separation_dir(y).unwrap_or(generic);
+        self.place(y, &second);
+        self.project_shadow(t, y, &mut ys);
         self.shadow_state(y, &mut ys);
         let mut g = vec![0.0; self.ne];
         self.shadow.events(t, &ys, &mut g);
@@ -102,6 +113,32 @@ impl Twin {
             self.failure.get_or_insert(e);
         }
         self.put_shadow(&ys, y);
+        let d = self.distance(y);
+        self.d_start = if d > 0.0 && d.is_finite() { d } else { self.d0 };
+    }
+
+    /// Unit separation of shadow from reference (scaled coordinates), if there is one.
+    fn separation_dir(&self, y: &[f64]) -> Option<Vec<f64>> {
+        let d = self.distance(y);
+        (d > 0.0 && d.is_finite()).then(|| {
+            (0..self.m)
+                .map(|i| (y[self.m + i] - y[i]) / self.scales[i] / d)
+                .collect()
+        })
+    }
+
+    /// Shadow at `reference + d₀·scale·dir` in the active components.
+    fn place(&self, y: &mut [f64], dir: &[f64]) {
+        for (i, di) in dir.iter().enumerate() {
+            y[self.m + i] = y[i] + self.d0 * self.scales[i] * di;
+        }
+    }
+
+    /// Applies the shadow's [`Model::project`] in place.
+    fn project_shadow(&self, t: f64, y: &mut [f64], ys: &mut [f64]) {
+        self.shadow_state(y, ys);
+        self.shadow.project(t, ys);
+        self.put_shadow(ys, y);
     }
 }
 
@@ -288,7 +325,7 @@ impl Twin {
         while self.next_renorm <= t + tol {
             self.next_renorm += self.interval;
         }
-        let ratio = self.distance(y) / self.d0;
+        let ratio = self.distance(y) / self.d_start;
         if !scheduled && (1.0 / MAX_RATIO..=MAX_RATIO).contains(&ratio) {
             return changed;
         }
@@ -370,6 +407,7 @@ impl FlowBenettin {
             ne,
             scales,
             d0,
+            d_start: d0,
             transient_end: opts.transient,
             interval,
             next_renorm,
@@ -499,4 +537,35 @@ pub fn map_benettin(
         renormalisations: log.renormalisations,
         history: log.history,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preset::builtin;
+
+    /// A shadow seeded while stuck moves with the belt (before, the generic direction's
+    /// velocity part stayed in its stick: v ≠ v_b, a contact "stuck" while sliding), and the
+    /// separation it starts from is what growth is counted from.
+    #[test]
+    fn a_shadow_seeded_in_stick_moves_with_the_belt() {
+        let preset = builtin::load("coulomb_stick_slip_undamped")
+            .unwrap()
+            .unwrap();
+        let (_, y0) = preset.build_model();
+        let build = || preset.build_model().0;
+        let b = FlowBenettin::new(
+            &build,
+            y0,
+            preset.driver_settings(),
+            &LyapunovOptions::default(),
+        )
+        .unwrap();
+        let y = b.sim.state();
+        // Layout: active states of the reference, then of the shadow (x, v each).
+        let (v_ref, v_shadow) = (y[1], y[3]);
+        assert_eq!(v_ref, 0.1, "the reference starts stuck on the 0.1 m/s belt");
+        assert_eq!(v_shadow, v_ref, "shadow x = {}, v = {v_shadow}", y[2]);
+        assert!(y[2] != y[0], "the separation lies along x");
+    }
 }

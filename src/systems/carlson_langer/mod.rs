@@ -321,6 +321,15 @@ impl Model for CarlsonLanger {
         Ok(())
     }
 
+    /// A stuck block is at rest on the ground (`U̇_j = 0`).
+    fn project(&self, _t: f64, y: &mut [f64]) {
+        for j in 0..self.n {
+            if self.stuck[j] {
+                y[2 * j + 1] = 0.0;
+            }
+        }
+    }
+
     fn resume(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
         self.choose_modes(t, y, false);
         Ok(())

@@ -158,7 +158,7 @@ impl Chain {
     }
 
     fn is_stuck(&self, i: usize, c: &Contact) -> bool {
-        self.laws.stuck(i).unwrap_or_else(|| {
+        self.laws.stuck(i, c).unwrap_or_else(|| {
             c.v_rel_mps.abs() < STICK_VELOCITY_FRACTION * self.params.belt_speed_mps.abs().max(1e-9)
         })
     }
@@ -292,6 +292,15 @@ impl Model for Chain {
         self.masses_kg = self.params.masses_kg();
         self.inv_mass = self.masses_kg.iter().map(|m| 1.0 / m).collect();
         Ok(())
+    }
+
+    /// Each stuck block moves with the belt.
+    fn project(&self, _t: f64, y: &mut [f64]) {
+        for i in 0..self.n {
+            if self.laws.law(i).stuck() == Some(true) {
+                y[self.seg_at[i] + 1] = self.params.belt_speed_mps;
+            }
+        }
     }
 
     fn resume(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {

@@ -100,8 +100,8 @@ impl SpringSlider {
     /// Whether the slider sticks: the law's exact mode when it has one, else
     /// `|ẋ| < 10⁻³·v₁` (MODELS §4.8).
     pub fn is_stuck(&self, t: f64, y: &[f64]) -> bool {
-        self.law().stuck().unwrap_or_else(|| {
-            let c = self.contact(t, y);
+        let c = self.contact(t, y);
+        self.law().stuck_at(&c).unwrap_or_else(|| {
             c.v_rel_mps.abs()
                 < crate::systems::belt_block::STICK_VELOCITY_FRACTION
                     * self.params.speed_mps.abs().max(1e-300)
@@ -191,6 +191,13 @@ impl Model for SpringSlider {
         self.params = params.clone();
         self.schedule = params.schedule();
         Ok(())
+    }
+
+    /// A stuck slider stands still.
+    fn project(&self, _t: f64, y: &mut [f64]) {
+        if self.law().stuck() == Some(true) {
+            y[1] = 0.0;
+        }
     }
 
     fn resume(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
