@@ -145,3 +145,23 @@ fn runs_slide_or_stick_slip_and_balance_energy() {
         );
     }
 }
+
+/// Atoms damped far beyond their oscillation (γ/m = 3.4·10¹⁹/s against ω_max ≈ 10¹³ rad/s)
+/// are stiff: the automatic choice takes the implicit method and the preset's 12 ns run in a
+/// few thousand steps (the explicit method was held to steps of ~10⁻¹⁹ s: hours).
+#[test]
+fn overdamped_atoms_run_implicitly_in_bounded_steps() {
+    let mut p = preset("fkt_incommensurate");
+    p.set_path("system.damping", "3.4e-6").unwrap();
+    p.set_path("system.corrugation", "1.46e-28").unwrap();
+    assert!(params(&p).overdamped());
+    assert!(!params(&preset("fkt_incommensurate")).overdamped());
+    let mut sim = p.build_simulation().unwrap();
+    assert_eq!(sim.method_name(), "Rodas4");
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    sim.advance(p.run.duration_s, &mut rows).unwrap();
+    let steps = sim.stats().steps;
+    assert!(steps < 100_000, "{steps} steps");
+    assert!((rows.last().unwrap()[0] - p.run.duration_s).abs() < 1e-15);
+    assert!(rows.iter().flatten().all(|v| v.is_finite()));
+}

@@ -315,3 +315,18 @@ fn lyapunov_refuses_a_thermal_run() {
     let err = analyze(&p, &LyapunovOptions::default(), false).unwrap_err();
     assert!(err.to_string().contains("temperature to 0 K"), "{err}");
 }
+
+/// A tip damped far beyond its oscillation is stiff: the automatic choice is implicit and a
+/// lattice period costs few steps.
+#[test]
+fn an_overdamped_tip_runs_implicitly() {
+    let mut p = preset("pt_single_slips");
+    p.set_path("system.damping", "1").unwrap();
+    p.set_path("system.mass", "1e-16").unwrap();
+    let mut sim = p.build_simulation().unwrap();
+    assert_eq!(sim.method_name(), "Rodas4");
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    sim.advance(p.run.duration_s, &mut rows).unwrap();
+    assert!(sim.stats().steps < 200_000, "{} steps", sim.stats().steps);
+    assert!(rows.iter().flatten().all(|v| v.is_finite()));
+}

@@ -35,6 +35,6 @@ pub use jacobian_structure::{JacobianStructure, SparsityPattern};
 pub use langevin::{BOLTZMANN_J_PER_K, BaoabRun, LangevinSystem};
 pub use map::{MapModel, MapRun};
 pub use method::Method;
-pub use model::Model;
+pub use model::{Model, STIFF_DAMPING_RATIO, damping_is_stiff};
 pub use runner::Runner;
 pub use tolerance::Tolerance;

@@ -177,3 +177,15 @@ pub trait Model {
         false
     }
 }
+
+/// Damping rate above which a damped oscillator counts as stiff, in units of its highest
+/// natural angular frequency (`γ/m > 20·ω_max`). The fast eigenvalue is then `≈ −γ/m` and the
+/// motion follows the slow one, `≈ −m·ω²/γ`: an explicit method's stability limit holds it at
+/// steps of `3/(γ/m)` (an overdamped atom at γ/m = 3·10¹⁹/s took hours per nanosecond).
+pub const STIFF_DAMPING_RATIO: f64 = 20.0;
+
+/// Whether damping `rate_per_s = γ/m` makes an oscillator of top frequency `omega_max_rad_per_s`
+/// stiff ([`STIFF_DAMPING_RATIO`]).
+pub fn damping_is_stiff(rate_per_s: f64, omega_max_rad_per_s: f64) -> bool {
+    rate_per_s > STIFF_DAMPING_RATIO * omega_max_rad_per_s
+}

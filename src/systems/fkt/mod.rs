@@ -156,6 +156,18 @@ impl FktParams {
         std::f64::consts::TAU / w2.sqrt() / 50.0
     }
 
+    /// Highest natural angular frequency `ω_max` (see [`max_time_step_s`](Self::max_time_step_s))
+    /// [rad/s].
+    pub fn omega_max(&self) -> f64 {
+        std::f64::consts::TAU / (50.0 * self.max_time_step_s())
+    }
+
+    /// Whether the atoms' damping makes the equations stiff
+    /// ([`damping_is_stiff`](crate::integrate::damping_is_stiff)): then an implicit method.
+    pub fn overdamped(&self) -> bool {
+        crate::integrate::damping_is_stiff(self.damping / self.mass, self.omega_max())
+    }
+
     /// Support travel per lattice period `a/v` [s].
     pub fn lattice_time_s(&self) -> f64 {
         self.lattice / self.speed.abs().max(f64::MIN_POSITIVE)

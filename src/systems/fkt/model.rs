@@ -198,8 +198,9 @@ impl Model for Fkt {
         }
     }
 
+    /// Explicit unless the atoms are overdamped far beyond their oscillation frequency.
     fn prefers_implicit(&self) -> bool {
-        false
+        self.params.overdamped()
     }
 
     fn time_scale_s(&self) -> f64 {

@@ -75,6 +75,14 @@ impl TomlinsonParams {
         (self.stiffness / self.mass).sqrt()
     }
 
+    /// Whether the damping makes the equations stiff: `γ/m` above
+    /// [`damping_is_stiff`](crate::integrate::damping_is_stiff) times the highest frequency
+    /// `√((k + 4π²U₀/a²)/m)` (cantilever and the substrate's steepest curvature).
+    pub fn overdamped(&self) -> bool {
+        let omega_max = (self.stiffness * (1.0 + self.eta()) / self.mass).sqrt();
+        crate::integrate::damping_is_stiff(self.damping / self.mass, omega_max)
+    }
+
     /// Corrugation parameter `η = 4π²U₀/(k·a²)`.
     pub fn eta(&self) -> f64 {
         4.0 * PI * PI * self.corrugation / (self.stiffness * self.lattice * self.lattice)
@@ -349,8 +357,9 @@ impl Model for Tomlinson {
         scales[3] = p.corrugation;
     }
 
+    /// Explicit unless the tip is overdamped far beyond its oscillation frequency.
     fn prefers_implicit(&self) -> bool {
-        false
+        self.params.overdamped()
     }
 
     fn time_scale_s(&self) -> f64 {
