@@ -93,6 +93,9 @@ pub fn amplitude_spectrum(signal: &[f64], dt_s: f64, window: Window) -> Spectrum
 
 /// Fewest spectral bins below `f₀` for its harmonics to be told apart.
 pub const MIN_FUNDAMENTAL_BINS: f64 = 4.0;
+/// Least amplitude, relative to the strongest component, of a lower peak taken as the
+/// fundamental (see [`Spectrum::fundamental`]).
+pub const FUNDAMENTAL_LEVEL: f64 = 0.5;
 
 impl Spectrum {
     /// Refined frequency of the local maximum at bin `k`.
@@ -134,14 +137,38 @@ impl Spectrum {
         Some(self.refine(k))
     }
 
-    /// The dominant frequency `f₀` and its harmonics `k·f₀`, `k = 1 … count` (those below the
+    /// The fundamental `f₀`: the strongest component, unless a lower local maximum of at least
+    /// [`FUNDAMENTAL_LEVEL`] of its amplitude (and at least [`MIN_FUNDAMENTAL_BINS`] bins up)
+    /// has it as a multiple `m·f` (`m ≥ 2`, within ±max(2 bins, 2 %)); then the lowest such.
+    /// A train of narrow spikes has harmonics of nearly equal height, and the strongest is any
+    /// of them (a 12.4 Hz train gave 493.6 Hz); a sawtooth's or a sine's strongest is `f₀`.
+    pub fn fundamental(&self) -> Option<Peak> {
+        let top = self.dominant()?;
+        let a = &self.amplitudes;
+        let res = self.resolution_hz;
+        let floor = FUNDAMENTAL_LEVEL * top.amplitude;
+        (1..a.len().saturating_sub(1))
+            .filter(|&k| a[k] >= floor && a[k] > a[k - 1] && a[k] >= a[k + 1])
+            .map(|k| self.refine(k))
+            .take_while(|p| p.freq_hz < top.freq_hz)
+            .filter(|p| p.freq_hz >= MIN_FUNDAMENTAL_BINS * res)
+            .find(|p| {
+                let m = (top.freq_hz / p.freq_hz).round();
+                let tol = (2.0 * res).max(0.02 * top.freq_hz);
+                m >= 2.0 && (top.freq_hz - m * p.freq_hz).abs() <= tol
+            })
+            .or(Some(top))
+    }
+
+    /// The fundamental `f₀` ([`fundamental`](Self::fundamental)) and its harmonics `k·f₀`,
+    /// `k = 1 … count` (those below the
     /// Nyquist frequency): for each `k` the largest bin within ±max(2, 2 %·k·f₀) of `k·f₀` (at
     /// most 0.49·f₀, so neighbouring multiples never share a bin; with `f₀` below
     /// [`MIN_FUNDAMENTAL_BINS`] bins only `f₀` itself),
     /// refined like [`dominant`](Self::dominant). The frequencies show how far a stick–slip
     /// response is from a pure tone (and whether its overtones are exact multiples).
     pub fn harmonics(&self, count: usize) -> Vec<Peak> {
-        let Some(f0) = self.dominant() else {
+        let Some(f0) = self.fundamental() else {
             return Vec::new();
         };
         let a = &self.amplitudes;
@@ -210,6 +237,41 @@ mod tests {
                 p.freq_hz
             );
         }
+    }
+
+    /// Regression: a train of narrow spikes at 12.4 Hz has harmonics of nearly equal height;
+    /// its fundamental is 12.4 Hz, not whichever overtone happens to be the tallest (493.6 Hz).
+    #[test]
+    fn a_spike_train_has_its_repetition_rate_as_fundamental() {
+        let (n, dt, f) = (20_000, 1e-3, 12.4);
+        let spikes: Vec<f64> = (0..n)
+            .map(|i| {
+                let phase = (i as f64 * dt * f).fract();
+                f64::from(u8::from(phase < dt * f))
+            })
+            .collect();
+        let s = amplitude_spectrum(&spikes, dt, Window::Hann);
+        let top = s.dominant().unwrap();
+        let f0 = s.fundamental().unwrap();
+        assert!(
+            (f0.freq_hz - f).abs() < 0.5 * s.resolution_hz,
+            "{f0:?} (tallest {top:?})"
+        );
+        let h = s.harmonics(5);
+        for (k, p) in h.iter().enumerate() {
+            let want = (k + 1) as f64 * f;
+            assert!((p.freq_hz - want).abs() < s.resolution_hz, "{k}: {p:?}");
+        }
+        // Two tones that are not multiples keep the stronger as f₀.
+        let two: Vec<f64> = (0..n)
+            .map(|i| {
+                let t = i as f64 * dt;
+                (std::f64::consts::TAU * 37.0 * t).sin()
+                    + 0.8 * (std::f64::consts::TAU * 13.0 * t).sin()
+            })
+            .collect();
+        let s = amplitude_spectrum(&two, dt, Window::Hann);
+        assert!((s.fundamental().unwrap().freq_hz - 37.0).abs() < 0.01);
     }
 
     fn sine(f: f64, amp: f64, n: usize, dt: f64) -> Vec<f64> {
