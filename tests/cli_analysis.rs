@@ -270,3 +270,56 @@ fn analyze_reads_a_tribolab_run_and_writes_a_spectrogram() {
     assert!(!bad.exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A series longer than the default cap reports each stage on stderr as it starts (a series
+/// of millions of samples runs for minutes); the default cap stays quiet; stdout is the
+/// report either way.
+#[test]
+fn analyze_reports_progress_on_long_series() {
+    let dir = scratch_dir("progress");
+    let csv = dir.join("long.csv");
+    let mut text = String::from("t_s,x_m\n");
+    for i in 0..61_000 {
+        let t = i as f64 * 1e-3;
+        text.push_str(&format!(
+            "{t},{}\n",
+            (2.0 * std::f64::consts::PI * 3.1 * t).sin()
+        ));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let out = tribolab(&["analyze", csv.to_str().unwrap(), "--dim", "2"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = tribolab(&[
+        "analyze",
+        csv.to_str().unwrap(),
+        "--max-samples",
+        "61000",
+        "--dim",
+        "2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    for stage in [
+        "spectrum",
+        "mutual information",
+        "Cao's method (dimension), d = 1 of",
+        "largest exponent (Wolf)",
+    ] {
+        assert!(err.contains(&format!("analyze: {stage}")), "{stage}: {err}");
+    }
+    assert!(String::from_utf8(out.stdout).unwrap().contains("Cao E1"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -17,7 +17,9 @@
 //! **Noise flag**: for deterministic data E2 differs from 1 at some small `d` (its future is
 //! predictable from the past); for independent samples `E2(d) ≈ 1` for all `d`. Flagged when
 //! `|E2(d) − 1| ≤ 0.1` for every computed `d` (white noise, N = 2·10⁴: max deviation ≈ 0.01;
-//! Lorenz: E2(1) ≈ 0.11; Hénon: E2(1) ≈ 0.003).
+//! Lorenz: E2(1) ≈ 0.11; Hénon: E2(1) ≈ 0.003). Where `E*(d) = 0` (every neighbour predicts the
+//! added coordinate exactly: a quantised or exactly repeating series) `E2(d)` is undefined and
+//! reported as missing, never as NaN or ∞; such a series is not flagged as noise.
 
 use super::embedding::{Embedding, Norm};
 use super::error::SeriesError;
@@ -50,8 +52,10 @@ pub struct CaoResult {
     pub e_star: Vec<f64>,
     /// `E1(d)`, `d = 1 ..= max_dim`.
     pub e1: Vec<f64>,
-    /// `E2(d)`, `d = 1 ..= max_dim`.
-    pub e2: Vec<f64>,
+    /// `E2(d)`, `d = 1 ..= max_dim`; `None` where `E*(d) = 0` (every nearest neighbour
+    /// predicts the added coordinate exactly — a quantised or exactly repeating series — and
+    /// the ratio is undefined).
+    pub e2: Vec<Option<f64>>,
     /// Minimum embedding dimension by the rule of the module doc (`None`: E1 never settles).
     pub dimension: Option<usize>,
     /// Whether E2 ≈ 1 for all d (the series looks like noise).
@@ -85,6 +89,16 @@ fn e_and_e_star(series: &[f64], d: usize, o: &CaoOptions) -> Result<(f64, f64), 
 
 /// Runs Cao's method for `d = 1 ..= max_dim` (module doc).
 pub fn cao(series: &[f64], opts: &CaoOptions) -> Result<CaoResult, SeriesError> {
+    cao_reporting(series, opts, &mut |_| {})
+}
+
+/// [`cao`], calling `progress(d)` before each dimension `d = 1 ..= max_dim + 1` is computed
+/// (the slow part of a long series' analysis).
+pub fn cao_reporting(
+    series: &[f64],
+    opts: &CaoOptions,
+    progress: &mut dyn FnMut(usize),
+) -> Result<CaoResult, SeriesError> {
     if opts.max_dim < 2 || opts.delay == 0 {
         return Err(SeriesError::InvalidParameter {
             what: "Cao's method",
@@ -104,15 +118,22 @@ pub fn cao(series: &[f64], opts: &CaoOptions) -> Result<CaoResult, SeriesError> 
     }
     let (mut e, mut e_star) = (Vec::new(), Vec::new());
     for d in 1..=opts.max_dim + 1 {
+        progress(d);
         let (a, b) = e_and_e_star(series, d, opts)?;
         e.push(a);
         e_star.push(b);
     }
     let e1: Vec<f64> = e.windows(2).map(|w| w[1] / w[0]).collect();
-    let e2: Vec<f64> = e_star.windows(2).map(|w| w[1] / w[0]).collect();
+    let e2: Vec<Option<f64>> = e_star
+        .windows(2)
+        .map(|w| (w[0] > 0.0).then(|| w[1] / w[0]))
+        .collect();
     Ok(CaoResult {
         dimension: dimension_from_e1(&e1),
-        noise: e2.iter().all(|v| (v - 1.0).abs() <= E2_NOISE_BAND),
+        // An exactly predicted coordinate (undefined E2) is determinism, not noise.
+        noise: e2
+            .iter()
+            .all(|v| v.is_some_and(|v| (v - 1.0).abs() <= E2_NOISE_BAND)),
         e,
         e_star,
         e1,

@@ -14,7 +14,7 @@
 //!   ([`find_straight_region`](super::linefit::find_straight_region)), or `fit_range_s`.
 //!   The two exponent estimates are compared; a gap above [`DISAGREEMENT`] is a warning.
 
-use super::cao::{CaoOptions, CaoResult, cao};
+use super::cao::{CaoOptions, CaoResult, cao_reporting};
 use super::divergence::{DivergenceCurve, DivergenceMethod, DivergenceOptions, divergence_curve};
 use super::error::{SeriesError, check_finite};
 use super::linefit::{LineFit, StraightCriteria};
@@ -138,6 +138,18 @@ pub fn analyze_series(
     dt_s: f64,
     o: &PipelineOptions,
 ) -> Result<SeriesReport, SeriesError> {
+    analyze_series_reporting(name, values, dt_s, o, &mut |_| {})
+}
+
+/// [`analyze_series`], telling `progress` what it is about to compute ("Cao's method,
+/// d = 3 of 11"): a long series takes minutes and a command line should say why.
+pub fn analyze_series_reporting(
+    name: &str,
+    values: &[f64],
+    dt_s: f64,
+    o: &PipelineOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<SeriesReport, SeriesError> {
     check_finite(values)?;
     let n = values.len();
     if !(dt_s > 0.0 && dt_s.is_finite()) {
@@ -154,6 +166,7 @@ pub fn analyze_series(
         });
     }
     let mut warnings = Vec::new();
+    progress("spectrum");
     let spectrum = amplitude_spectrum(values, dt_s, Window::Hann);
     let peaks = spectrum.peaks(o.peaks);
     let harmonics = spectrum.harmonics(o.peaks);
@@ -167,6 +180,7 @@ pub fn analyze_series(
         max_delay: o.max_delay.unwrap_or((n / 10).min(1000)),
         ..AmiOptions::default()
     };
+    progress("mutual information (delay)");
     let (ami, ami_choice) = ami_delay(values, &ami_opts)?;
     let (delay, delay_choice) = match (o.delay, ami_choice) {
         (Some(d), _) => (d.max(1), (Choice::Given, None)),
@@ -212,12 +226,18 @@ pub fn analyze_series(
             o.max_dim
         ));
     }
-    let cao = cao(
+    let cao = cao_reporting(
         values,
         &CaoOptions {
             delay,
             max_dim,
             theiler,
+        },
+        &mut |d| {
+            progress(&format!(
+                "Cao's method (dimension), d = {d} of {}",
+                max_dim + 1
+            ))
         },
     )?;
     if cao.noise {
@@ -247,6 +267,7 @@ pub fn analyze_series(
         max_steps,
         method: DivergenceMethod::Rosenstein,
     };
+    progress("divergence curve (Rosenstein)");
     let divergence = divergence_curve(values, dt_s, &div_opts)?;
     let (fit, fit_choice) = match o.fit_range_s {
         Some((t0, t1)) => (divergence.fit_between(t0, t1), Choice::Given),
@@ -262,6 +283,7 @@ pub fn analyze_series(
                 .into(),
         });
     }
+    progress("largest exponent (Wolf)");
     let wolf = match wolf(
         values,
         dt_s,

@@ -92,7 +92,10 @@ impl SeriesReport {
                 "cao",
                 Json::obj([
                     ("e1", Json::nums(&self.cao.e1)),
-                    ("e2", Json::nums(&self.cao.e2)),
+                    (
+                        "e2",
+                        Json::Arr(self.cao.e2.iter().map(|&v| Json::opt_num(v)).collect()),
+                    ),
                     (
                         "dimension",
                         self.cao.dimension.map_or(Json::Null, Json::count),
@@ -207,7 +210,13 @@ impl SeriesReport {
                 .join(" ")
         };
         let _ = writeln!(s, "Cao E1(d), d = 1…: {}", list(&self.cao.e1));
-        let _ = writeln!(s, "Cao E2(d), d = 1…: {}", list(&self.cao.e2));
+        let e2: Vec<String> = self
+            .cao
+            .e2
+            .iter()
+            .map(|v| v.map_or("—".into(), |x| format!("{x:.3}")))
+            .collect();
+        let _ = writeln!(s, "Cao E2(d), d = 1…: {}", e2.join(" "));
         let _ = writeln!(
             s,
             "embedding dimension d = {} ({}){}",

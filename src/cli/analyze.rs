@@ -8,7 +8,7 @@ use super::opts::{flag_value, split_flag};
 use super::{CliError, stdout_result};
 use crate::analysis::Window;
 use crate::analysis::measured::{CsvSelection, Resample, column_names, parse_csv};
-use crate::analysis::pipeline::{PipelineOptions, analyze_series};
+use crate::analysis::pipeline::{PipelineOptions, analyze_series_reporting};
 use crate::analysis::resample::DEFAULT_SPACING_TOLERANCE;
 use crate::analysis::spectrogram::spectrogram;
 use crate::util::atomic_write::write_atomically;
@@ -17,6 +17,10 @@ use crate::util::json::Json;
 /// Samples analysed when `--max-samples` is not given (the neighbour searches scale as N log N
 /// per dimension; 6·10⁴ samples take seconds).
 pub const DEFAULT_MAX_SAMPLES: usize = 60_000;
+
+/// Above this many samples the stages are reported on stderr as they start, with the time
+/// spent so far (a series of millions of samples takes minutes).
+pub const PROGRESS_ABOVE_SAMPLES: usize = DEFAULT_MAX_SAMPLES;
 
 /// Options of `tribolab analyze`.
 #[derive(Debug, Default, PartialEq)]
@@ -149,8 +153,19 @@ pub(super) fn analyze(args: &[String]) -> Result<(), CliError> {
         fit_range_s: a.fit_range_s,
         ..PipelineOptions::default()
     };
-    let mut report = analyze_series(&name, &series.values, series.dt_s, &opts)
-        .map_err(|e| CliError::Failed(format!("{}: column `{name}`: {e}", a.file)))?;
+    let started = std::time::Instant::now();
+    let samples = series.values.len();
+    let mut progress = |stage: &str| {
+        if samples > PROGRESS_ABOVE_SAMPLES {
+            eprintln!(
+                "analyze: {stage} ({samples} samples, {:.1} s so far)",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let mut report =
+        analyze_series_reporting(&name, &series.values, series.dt_s, &opts, &mut progress)
+            .map_err(|e| CliError::Failed(format!("{}: column `{name}`: {e}", a.file)))?;
     if available > series.values.len() {
         report.warnings.insert(
             0,

@@ -272,7 +272,13 @@ fn cao(r: &SeriesResult, ui: &mut egui::Ui, reset: bool) {
             .map(|(k, e)| [(k + 1) as f64, *e])
             .collect()
     };
-    let (e1, e2) = (curve(&c.e1), curve(&c.e2));
+    // Undefined E2 (E* = 0: exact prediction) leaves a gap, never a NaN.
+    let e2: Vec<[f64; 2]> =
+        c.e2.iter()
+            .enumerate()
+            .filter_map(|(k, e)| e.map(|e| [(k + 1) as f64, e]))
+            .collect();
+    let e1 = curve(&c.e1);
     let mut plot = Plot::new("embedding_cao")
         .x_grid_spacer(log_grid_spacer(5))
         .x_axis_label("dimension d")
