@@ -123,6 +123,28 @@ fn contradicting_values_are_named_and_not_applied() {
     assert!(h.query_by_label_contains("Not applied").is_none());
 }
 
+/// A panic in the simulation worker (injected, as a bug in the numerics would) stops the run
+/// with a message; the window stays alive, the session is kept, and Reset starts a new run.
+#[test]
+fn a_worker_panic_is_reported_and_reset_restarts() {
+    let mut h = app(true, vec![]);
+    run_until(&mut h, 10.0, |a| a.run_state().t_s > 0.3);
+    let preset = h.state().session().preset.clone();
+    let generation = h.state().run_state().generation;
+    h.state().inject_worker_fault();
+    run_until(&mut h, 10.0, |a| a.run_state().error.is_some());
+    let message = h.state().run_state().error.clone().unwrap();
+    assert!(message.contains("internal error"), "{message}");
+    assert!(!h.state().run_state().running);
+    assert_eq!(h.state().session().preset, preset);
+    h.key_press(egui::Key::R);
+    run_until(&mut h, 10.0, |a| a.run_state().generation > generation);
+    assert!(h.state().run_state().error.is_none());
+    h.key_press(egui::Key::Space);
+    let t0 = h.state().run_state().t_s;
+    run_until(&mut h, 10.0, |a| a.run_state().t_s > t0 + 0.2);
+}
+
 #[test]
 fn space_pauses_and_plays_r_resets() {
     let mut h = app(true, vec![]);

@@ -332,6 +332,12 @@ impl TriboApp {
         self.reset();
     }
 
+    /// Makes the simulation worker panic as a bug in the numerics would (for the test that
+    /// the window survives it and Reset starts a new run).
+    pub fn inject_worker_fault(&self) {
+        self.send(Command::InjectFault);
+    }
+
     /// Pauses and advances the model by `model_s` seconds (the Step button; tests use it to
     /// reach a reproducible state).
     pub fn step_by(&mut self, model_s: f64) {

@@ -51,6 +51,9 @@ pub enum Command {
     SetSpeed(Speed),
     /// End the thread.
     Shutdown,
+    /// Panic inside the worker as a bug in the numerics would (for the test that the window
+    /// survives one: the run stops with a message and Reset starts a new one).
+    InjectFault,
 }
 
 /// Worker → window.
@@ -233,12 +236,38 @@ impl Worker {
                 if matches!(c, Command::Apply(_)) && Some(i) != last_apply {
                     continue;
                 }
-                if !self.handle(c) {
+                if self.guarded(|w| w.handle(c)) == Some(false) {
                     return;
                 }
             }
-            if self.running && self.sim.is_some() && !self.tick() {
+            if self.running && self.sim.is_some() && self.guarded(Self::tick) == Some(false) {
                 return;
+            }
+        }
+    }
+
+    /// Runs `f`, catching a panic (a bug in the numerics must not take the window down): the
+    /// run is dropped and reported as failed, the thread lives on and the next Reset or
+    /// preset starts afresh. `None` after a panic.
+    fn guarded(&mut self, f: impl FnOnce(&mut Self) -> bool) -> Option<bool> {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self)));
+        match result {
+            Ok(keep) => Some(keep),
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                self.sim = None;
+                self.running = false;
+                self.send(WorkerMsg::Failed {
+                    generation: self.generation,
+                    message: format!(
+                        "internal error in the simulation ({message}); press Reset to start again"
+                    ),
+                });
+                None
             }
         }
     }
@@ -265,6 +294,7 @@ impl Worker {
                 self.model_clock_s = self.delivered_s;
             }
             Command::Shutdown => return false,
+            Command::InjectFault => panic!("injected fault"),
         }
         true
     }
