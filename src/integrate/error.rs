@@ -14,7 +14,7 @@ pub fn is_bounded(v: f64) -> bool {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SimError {
     /// A state component became NaN or infinite: the integration diverged.
-    #[error("integration diverged at t = {t_s} s: state `{name}` became {value:e}")]
+    #[error("integration diverged at t = {t}: state `{name}` became {value:e}", t = time(*.t_s))]
     NonFinite {
         /// Simulation time [s].
         t_s: f64,
@@ -35,8 +35,10 @@ pub enum SimError {
     },
     /// The adaptive step size collapsed.
     #[error(
-        "step size fell to {h_s:e} s at t = {t_s} s ({method}); the model is too stiff or \
-         discontinuous here; try another integrator or a looser rtol"
+        "step size fell to {h} at t = {t} ({method}); the model is too stiff or \
+         discontinuous here; try another integrator or a looser rtol",
+        h = time(*.h_s),
+        t = time(*.t_s)
     )]
     StepTooSmall {
         /// Simulation time [s].
@@ -48,10 +50,12 @@ pub enum SimError {
     },
     /// Accepted steps keep collapsing: the run advances too little to ever finish.
     #[error(
-        "at t = {t_s} s the run has stalled: {steps} steps advanced it by only {advanced_s:e} s \
+        "at t = {t} the run has stalled: {steps} steps advanced it by only {advanced} \
          (a time scale the integrator cannot resolve: a very stiff or nearly singular law, or \
          a parameter at the edge of its range); try Rodas5, or move the parameter away from \
-         that edge"
+         that edge",
+        t = time(*.t_s),
+        advanced = time(*.advanced_s)
     )]
     Stalled {
         /// Simulation time [s].
@@ -63,8 +67,10 @@ pub enum SimError {
     },
     /// Switches pile up without time advancing (Zeno behaviour or inconsistent modes).
     #[error(
-        "{count} stick/slip switches within {window_s:e} s at t = {t_s} s: the run cannot \
-         advance (Zeno behaviour)"
+        "{count} stick/slip switches within {window} at t = {t}: the run cannot \
+         advance (Zeno behaviour)",
+        window = time(*.window_s),
+        t = time(*.t_s)
     )]
     Zeno {
         /// Simulation time [s].
@@ -75,7 +81,7 @@ pub enum SimError {
         window_s: f64,
     },
     /// A model rejected its state or parameters during the run.
-    #[error("at t = {t_s} s: {message}")]
+    #[error("at t = {t}: {message}", t = time(*.t_s))]
     Model {
         /// Simulation time [s].
         t_s: f64,
@@ -96,5 +102,44 @@ impl SimError {
             | SimError::Zeno { t_s, .. }
             | SimError::Model { t_s, .. } => *t_s,
         }
+    }
+}
+
+/// A time for a message: engineering notation with an SI prefix and six significant digits
+/// (`366.752 ns`, not `0.0000003667517757395661 s`), exponent form outside the prefixes.
+fn time(t_s: f64) -> String {
+    if t_s == 0.0 || (1e-24..1e15).contains(&t_s.abs()) {
+        crate::util::eng::format_si_short(t_s, "s", 6)
+    } else {
+        format!("{t_s:e} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Times in messages read like the rest of the app, never as hundreds of digits.
+    #[test]
+    fn times_are_written_for_the_reader() {
+        let e = SimError::StepTooSmall {
+            t_s: 3.667_517_757_395_661e-7,
+            h_s: 6.08e-21,
+            method: "Rodas4",
+        };
+        let text = e.to_string();
+        assert!(text.contains("at t = 366.752 ns"), "{text}");
+        assert!(text.contains("fell to 6.08 zs"), "{text}");
+        let e = SimError::NonFinite {
+            t_s: 1e-300,
+            name: "v".into(),
+            value: f64::NAN,
+        };
+        assert!(e.to_string().contains("at t = 1e-300 s:"), "{e}");
+        let e = SimError::Model {
+            t_s: 12.5,
+            message: "x".into(),
+        };
+        assert_eq!(e.to_string(), "at t = 12.5 s: x");
     }
 }
