@@ -223,3 +223,30 @@ fn messages_say_what_was_expected_and_where() {
     assert!(err.contains("not UTF-8") && err.contains("0xE9"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Regression (messages): an optional value wrapped in `Some(…)` (presets write optional
+/// values without it) got "Unexpected field named `Some` in `Preset`" — the wrong struct — or a
+/// bare "Expected identifier"; now the message says how to write it, at the field.
+#[test]
+fn some_around_an_optional_value_is_explained() {
+    let (_, text) = tribolab::preset::builtin::BUILTIN
+        .iter()
+        .find(|(s, _)| *s == "s1_bench_19_36rpm")
+        .unwrap();
+    for (wrapped, col) in [
+        ("noise: Some(Some((sigma: 0.1))),", 17),
+        ("noise: Some((sigma: 0.1)),", 17),
+    ] {
+        let bad = text.replacen(
+            "    system: BeltBlock(",
+            &format!("    {wrapped}\n    system: BeltBlock("),
+            1,
+        );
+        let err = tribolab::preset::Preset::from_ron(&bad, "x.ron").unwrap_err();
+        let p = &err.problems[0];
+        assert_eq!((p.line, p.col), (7, col), "{err}");
+        assert!(!p.message.contains("in `Preset`"), "{err}");
+        assert!(p.message.contains("without `Some(…)`"), "{err}");
+        assert!(p.message.contains("noise: (…)"), "{err}");
+    }
+}

@@ -87,30 +87,63 @@ impl std::error::Error for PresetError {}
 pub(super) fn parse(text: &str, source: &str) -> Result<Preset, PresetError> {
     let opts = ron_io::options();
     let mut de = ron::Deserializer::from_str_with_options(text, &opts)
-        .map_err(|e| spanned(source, &e, String::new()))?;
+        .map_err(|e| spanned(source, text, &e, String::new()))?;
     let preset: Preset = match serde_path_to_error::deserialize(&mut de) {
         Ok(p) => p,
         Err(e) => {
             let path = clean_path(&e.path().to_string());
             let spanned_err = de.span_error(e.into_inner());
-            return Err(spanned(source, &spanned_err, path));
+            return Err(spanned(source, text, &spanned_err, path));
         }
     };
     de.end()
-        .map_err(|e| spanned(source, &de.span_error(e), String::new()))?;
+        .map_err(|e| spanned(source, text, &de.span_error(e), String::new()))?;
     Ok(preset)
 }
 
-fn spanned(source: &str, e: &ron::error::SpannedError, path: String) -> PresetError {
+fn spanned(source: &str, text: &str, e: &ron::error::SpannedError, path: String) -> PresetError {
     PresetError {
         source: source.to_string(),
         problems: vec![Problem {
             line: e.span.start.line,
             col: e.span.start.col,
+            message: message(text, e, &path),
             path,
-            message: e.code.to_string(),
         }],
     }
+}
+
+/// ron's message, except where it misleads: optional fields are written without `Some(…)`
+/// (presets enable `implicit_some`); inside a `Some(` ron names the enclosing struct (`in
+/// Preset`) or asks for an identifier.
+fn message(text: &str, e: &ron::error::SpannedError, path: &str) -> String {
+    let hint = |what: &str| {
+        let field = if path.is_empty() { "the field" } else { path };
+        format!(
+            "{what}: optional values are written without `Some(…)` — write `{field}: (…)` \
+             directly, or leave the field out for none"
+        )
+    };
+    if let ron::Error::NoSuchStructField { found, .. } = &e.code
+        && found == "Some"
+    {
+        return hint("`Some` is not a field");
+    }
+    if after_some(text, e.span.start.line, e.span.start.col) {
+        return hint(&e.code.to_string());
+    }
+    e.code.to_string()
+}
+
+/// Whether the text just before `line:col` (1-based, characters) ends with `Some(` (blanks
+/// and an opening parenthesis aside).
+fn after_some(text: &str, line: usize, col: usize) -> bool {
+    let Some(l) = text.lines().nth(line.saturating_sub(1)) else {
+        return false;
+    };
+    let before: String = l.chars().take(col.saturating_sub(1)).collect();
+    let trimmed = before.trim_end().trim_end_matches('(').trim_end();
+    trimmed.ends_with("Some")
 }
 
 /// serde_path_to_error writes `?` for positions it cannot name, `.` for the root and enum
