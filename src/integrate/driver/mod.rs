@@ -396,9 +396,17 @@ impl Simulation {
         if ne > 0 {
             self.model.events(t_new, y_new, &mut self.g_new);
             let triggered = (0..ne).any(|i| self.g_prev[i] >= 0.0 && self.g_new[i] < 0.0);
-            if triggered {
+            // Adaptive steps also look inside the step for guards that dip below zero and
+            // back (grazing); a fixed step is the user's resolution (and RK4 batches must
+            // reproduce the step-by-step run bit for bit).
+            let dips = if self.stepper.fixed_step().is_none() {
+                self.grazing_dips(t, h, y_new)
+            } else {
+                Vec::new()
+            };
+            if triggered || dips.iter().any(|d| d.is_finite()) {
                 self.ensure_dense(y_new);
-                if let Some((index, theta)) = self.first_event(t, h) {
+                if let Some((index, theta)) = self.first_event(t, h, &dips) {
                     return self.handle_event(index, t, h * theta, h, sink);
                 }
             }
