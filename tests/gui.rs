@@ -505,3 +505,74 @@ fn pendulum_3d_strikes_turns_its_view_and_plots_friction_against_spin() {
     h.get_by_label_contains("energy balance error");
     assert!(h.query_by_label_contains("Integration stopped").is_none());
 }
+
+/// Resident memory of this process [MiB] (Linux).
+fn rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(f64::NAN, |kib| kib / 1024.0)
+}
+
+/// Soak test, on demand: the window runs the bench with its belt joint at full speed for
+/// `TRIBOLAB_SOAK_S` wall seconds (default 600), drawing every frame; model time must reach
+/// hours and memory stay flat once the history is full (the median of the last quarter at
+/// most 5 % or 16 MiB, whichever is larger, above that of the second quarter). Run: `cargo test --release --test gui soak -- --ignored --nocapture`;
+/// figures in docs/ROBUSTNESS.md.
+#[test]
+#[ignore = "minutes of wall time; run on demand"]
+fn soak_hours_of_model_time_with_flat_memory() {
+    let wall_s: f64 = std::env::var("TRIBOLAB_SOAK_S")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(600.0);
+    let preset = builtin::load("s1_bench_19_36rpm").unwrap().unwrap();
+    let mut h = gui_common::window_with_preset(egui::vec2(1400.0, 900.0), preset);
+    h.state_mut().set_max_speed(true);
+    let started = std::time::Instant::now();
+    let mut samples: Vec<(f64, f64, f64)> = Vec::new();
+    let mut next_sample = 0.0;
+    while started.elapsed().as_secs_f64() < wall_s {
+        h.step();
+        let wall = started.elapsed().as_secs_f64();
+        if wall >= next_sample {
+            let t = h.state().run_state().t_s;
+            let rss = rss_mib();
+            println!("wall {wall:7.1} s  model {t:10.1} s  RSS {rss:7.1} MiB");
+            samples.push((wall, t, rss));
+            next_sample += wall_s / 20.0;
+        }
+        assert!(
+            h.state().run_state().error.is_none(),
+            "{:?}",
+            h.state().run_state().error
+        );
+    }
+    let t_end = h.state().run_state().t_s;
+    // The history and the event catalogue fill during the first minutes, and transient
+    // buffers come and go (peaks of ~150 MiB that are returned); a leak shows as a rising
+    // floor: the median of the last quarter against that of the second.
+    let median = |part: &[(f64, f64, f64)]| {
+        let mut v: Vec<f64> = part.iter().map(|s| s.2).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let n = samples.len();
+    let (second, last) = (
+        median(&samples[n / 4..n / 2]),
+        median(&samples[3 * n / 4..]),
+    );
+    let peak = samples.iter().map(|s| s.2).fold(0.0, f64::max);
+    println!(
+        "soak: {wall_s} s wall, {:.1} h model time, RSS median {second:.1} MiB in the second \
+         quarter, {last:.1} MiB in the last, peak {peak:.1} MiB",
+        t_end / 3600.0
+    );
+    assert!(t_end > 3600.0, "only {t_end} s of model time");
+    assert!(
+        last - second < (0.05 * second).max(16.0),
+        "memory floor rose {second} → {last} MiB"
+    );
+}
