@@ -479,3 +479,27 @@ fn a_stiffness_sweep_crosses_the_critical_stiffness() {
         }
     }
 }
+
+/// Regression (found by the random-parameter suite): old contacts on a weak state term
+/// (Ψ/a ≈ −500) hold with a static level of 10⁻²³⁰·N and break away at t ≈ 2·10⁻²²⁹ s; the
+/// Rosenbrock step landed on that instant returned NaN ("diverged at t = 2e-229 s"). An event
+/// that close to the step start now happens at the start, and the run goes on.
+#[test]
+fn a_break_away_at_once_does_not_derail_the_implicit_step() {
+    let p = preset(
+        "rate_state_stable_sliding",
+        &[
+            ("law.a", "4.1e-4"),
+            ("law.b", "5.16e-2"),
+            ("law.d_c", "0.2517"),
+            ("law.v0", "9.164e-9"),
+            ("law.theta0", "4.177"),
+            ("run.integrator", "Rodas4"),
+        ],
+    );
+    let mut sim = p.build_simulation().unwrap();
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    sim.advance(0.2, &mut rows).unwrap();
+    assert!(sim.stats().events >= 1, "{:?}", sim.stats());
+    assert!(rows.iter().flatten().all(|v| v.is_finite()));
+}

@@ -15,6 +15,9 @@ const ZENO_WINDOW_S: f64 = 1e-9;
 /// Switches at one instant after a located event, per event function, before the rest is left
 /// to the following steps (a cycle of modes that keep violating each other's guards).
 const MAX_SIMULTANEOUS_PER_GUARD: usize = 2;
+/// Events closer than this fraction of the model's time scale to the step start are taken
+/// at the start, without landing a step on them.
+const LAND_BELOW_TIME_SCALE: f64 = 1e-12;
 /// A guard dip is searched for when a parabola through the step's three samples comes below
 /// this fraction of the smaller end value (a guard that stays well clear costs nothing more).
 const DIP_MARGIN: f64 = 0.25;
@@ -159,7 +162,13 @@ impl Simulation {
         h_full: f64,
         sink: &mut dyn SampleSink,
     ) -> Result<(), SimError> {
+        // An event within 1e-12 of the model's time scale of the step start happens at
+        // the start: landing a step that short changes nothing measurable, and a Rosenbrock
+        // step of 2e-229 s (a static level of 1e-230 N broken at once) returned NaN.
         let mut h_event = h_event;
+        if h_event <= LAND_BELOW_TIME_SCALE * self.model.time_scale_s() {
+            h_event = 0.0;
+        }
         if h_event > 0.0 {
             // Land a real step on the event time so the switch state is on the solution, and
             // polish the time by Newton steps on the landed solution (slope from the dense
