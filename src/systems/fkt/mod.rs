@@ -144,22 +144,22 @@ impl FktParams {
         self.drive == BodyDrive::Spring
     }
 
-    /// Largest BAOAB step: a fiftieth of the period of the stiffest mode,
-    /// `ω_max² = (k_b + 4k_c + 4π²U₀/a²)/m` (and the body's when it moves).
+    /// Largest BAOAB step: a fiftieth of the period of the stiffest mode
+    /// ([`omega_max`](Self::omega_max)).
     pub fn max_time_step_s(&self) -> f64 {
+        std::f64::consts::TAU / self.omega_max() / 50.0
+    }
+
+    /// Angular frequency of the stiffest mode [rad/s]:
+    /// `ω_max² = (k_b + 4k_c + 4π²U₀/a²)/m` (and the body's when it moves).
+    pub fn omega_max(&self) -> f64 {
         let curv = 4.0 * PI * PI * self.corrugation / (self.lattice * self.lattice);
         let mut w2 = (self.body_stiffness + 4.0 * self.coupling + curv) / self.mass;
         if self.body_moves() {
             let n = self.n_atoms() as f64;
             w2 = w2.max((self.drive_stiffness + n * self.body_stiffness) / self.body_mass);
         }
-        std::f64::consts::TAU / w2.sqrt() / 50.0
-    }
-
-    /// Highest natural angular frequency `ω_max` (see [`max_time_step_s`](Self::max_time_step_s))
-    /// [rad/s].
-    pub fn omega_max(&self) -> f64 {
-        std::f64::consts::TAU / (50.0 * self.max_time_step_s())
+        w2.sqrt()
     }
 
     /// Whether the atoms' damping makes the equations stiff
