@@ -26,33 +26,36 @@ const DIP_ITERATIONS: usize = 40;
 
 impl Simulation {
     /// Where inside the last step (`θ ∈ (0, 1)`) each guard that is positive at both ends
-    /// dips below zero, NaN where it does not: a grazing contact (v_rel touching zero, the
-    /// holding force touching the static level during a load bump) that a test at the step
-    /// ends misses. One dense sample at the midpoint per step; where the parabola through the
-    /// three values has its minimum inside the step and within [`DIP_MARGIN`] of zero, a
-    /// golden-section search for the minimum (stopping at the first negative value). A guard
-    /// that oscillates within one step (faster than the state the step resolves) is beyond it.
-    pub(super) fn grazing_dips(&mut self, t: f64, h: f64, y_new: &[f64]) -> Vec<f64> {
-        let ne = self.g_prev.len();
-        let mut dips = vec![f64::NAN; ne];
-        let candidates: Vec<usize> = (0..ne)
-            .filter(|&i| self.g_prev[i] > 0.0 && self.g_new[i] >= 0.0)
-            .collect();
-        if candidates.is_empty() {
-            return dips;
+    /// dips below zero, into `self.dips` (NaN where it does not); `true` if one does: a
+    /// grazing contact (v_rel touching zero, the holding force touching the static level
+    /// during a load bump) that a test at the step ends misses. One dense sample at the
+    /// midpoint per step; where the parabola through the three values has its minimum inside
+    /// the step and within [`DIP_MARGIN`] of zero, a golden-section search for the minimum
+    /// (stopping at the first negative value). A guard that oscillates within one step
+    /// (faster than the state the step resolves) is beyond it.
+    pub(super) fn grazing_dips(&mut self, t: f64, h: f64, y_new: &[f64]) -> bool {
+        self.dips.fill(f64::NAN);
+        let candidate = |g0: f64, g1: f64| g0 > 0.0 && g1 >= 0.0;
+        if !self
+            .g_prev
+            .iter()
+            .zip(&self.g_new)
+            .any(|(&a, &b)| candidate(a, b))
+        {
+            return false;
         }
         self.ensure_dense(y_new);
-        let mut g = vec![0.0; ne];
-        let sample = |sim: &mut Self, theta: f64, g: &mut [f64]| {
-            sim.stepper.dense(theta, &mut sim.buf);
-            sim.model.events(t + theta * h, &sim.buf, g);
-        };
-        sample(self, 0.5, &mut g);
-        let mid = g.clone();
-        for i in candidates {
-            let (g0, gm, g1) = (self.g_prev[i], mid[i], self.g_new[i]);
+        self.probe(t, h, 0.5);
+        std::mem::swap(&mut self.g_mid, &mut self.g_probe);
+        let mut found = false;
+        for i in 0..self.dips.len() {
+            let (g0, gm, g1) = (self.g_prev[i], self.g_mid[i], self.g_new[i]);
+            if !candidate(g0, g1) {
+                continue;
+            }
             if gm < 0.0 {
-                dips[i] = 0.5;
+                self.dips[i] = 0.5;
+                found = true;
                 continue;
             }
             // Parabola through θ = 0, ½, 1: a minimum inside the step, and how low.
@@ -66,44 +69,62 @@ impl Simulation {
             if vertex > DIP_MARGIN * g0.min(g1).min(gm) {
                 continue;
             }
-            // Golden section for the minimum (the guard is smooth over one step).
-            let (mut a, mut bb) = (0.0f64, 1.0f64);
-            const INV_PHI: f64 = 0.618_033_988_749_894_9;
-            for _ in 0..DIP_ITERATIONS {
-                let x1 = bb - INV_PHI * (bb - a);
-                let x2 = a + INV_PHI * (bb - a);
-                sample(self, x1, &mut g);
-                let f1 = g[i];
-                if f1 < 0.0 {
-                    dips[i] = x1;
-                    break;
-                }
-                sample(self, x2, &mut g);
-                let f2 = g[i];
-                if f2 < 0.0 {
-                    dips[i] = x2;
-                    break;
-                }
-                if f1 < f2 {
-                    bb = x2;
-                } else {
-                    a = x1;
-                }
+            if let Some(theta) = self.golden_dip(t, h, i) {
+                self.dips[i] = theta;
+                found = true;
             }
         }
-        dips
+        found
+    }
+
+    /// Guards at `θ` of the last step, into `self.g_probe`.
+    fn probe(&mut self, t: f64, h: f64, theta: f64) {
+        self.stepper.dense(theta, &mut self.buf);
+        self.model
+            .events(t + theta * h, &self.buf, &mut self.g_probe);
+    }
+
+    /// Golden-section search of guard `i`'s minimum over the step (smooth over one step),
+    /// returning the first `θ` where it is negative; one guard evaluation per iteration.
+    fn golden_dip(&mut self, t: f64, h: f64, i: usize) -> Option<f64> {
+        const INV_PHI: f64 = 0.618_033_988_749_894_9;
+        let f = |sim: &mut Self, theta: f64| {
+            sim.probe(t, h, theta);
+            sim.g_probe[i]
+        };
+        let (mut a, mut b) = (0.0f64, 1.0f64);
+        let (mut x1, mut x2) = (b - INV_PHI * (b - a), a + INV_PHI * (b - a));
+        let (mut f1, mut f2) = (f(self, x1), f(self, x2));
+        for _ in 0..DIP_ITERATIONS {
+            if f1 < 0.0 {
+                return Some(x1);
+            }
+            if f2 < 0.0 {
+                return Some(x2);
+            }
+            if f1 < f2 {
+                (b, x2, f2) = (x2, x1, f1);
+                x1 = b - INV_PHI * (b - a);
+                f1 = f(self, x1);
+            } else {
+                (a, x1, f1) = (x1, x2, f2);
+                x2 = a + INV_PHI * (b - a);
+                f2 = f(self, x2);
+            }
+        }
+        None
     }
 
     /// Earliest triggered event of the last step as `(index, θ)`: guards that crossed
-    /// (`≥ 0` at the start, `< 0` at the end) and those with a dip below zero inside the step
-    /// (`dips[i]`, see [`grazing_dips`](Self::grazing_dips); empty: none looked for).
-    pub(super) fn first_event(&mut self, t: f64, h: f64, dips: &[f64]) -> Option<(usize, f64)> {
+    /// (`≥ 0` at the start, `< 0` at the end) and, with `dipped`, those with a dip below zero
+    /// inside the step (`self.dips`, see [`grazing_dips`](Self::grazing_dips)).
+    pub(super) fn first_event(&mut self, t: f64, h: f64, dipped: bool) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
         let time_tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * (t + h).abs());
         let theta_tol = time_tol / h;
         for i in 0..self.g_prev.len() {
             let crossed = self.g_prev[i] >= 0.0 && self.g_new[i] < 0.0;
-            let dip = dips.get(i).copied().unwrap_or(f64::NAN);
+            let dip = if dipped { self.dips[i] } else { f64::NAN };
             if !crossed && !dip.is_finite() {
                 continue;
             }

@@ -85,6 +85,11 @@ pub struct Simulation {
     last_step: Option<(f64, f64)>,
     g_prev: Vec<f64>,
     g_new: Vec<f64>,
+    /// Guards at the step's midpoint and at the dip search's points (grazing).
+    g_mid: Vec<f64>,
+    g_probe: Vec<f64>,
+    /// Where in the last step each guard dips below zero (NaN: nowhere), see `grazing_dips`.
+    dips: Vec<f64>,
     y_new: Vec<f64>,
     y_event: Vec<f64>,
     buf: Vec<f64>,
@@ -159,6 +164,9 @@ impl Simulation {
             last_step: None,
             g_prev: vec![0.0; ne],
             g_new: vec![0.0; ne],
+            g_mid: vec![0.0; ne],
+            g_probe: vec![0.0; ne],
+            dips: vec![f64::NAN; ne],
             y_new: vec![0.0; n],
             y_event: vec![0.0; n],
             buf: vec![0.0; n],
@@ -399,14 +407,10 @@ impl Simulation {
             // Adaptive steps also look inside the step for guards that dip below zero and
             // back (grazing); a fixed step is the user's resolution (and RK4 batches must
             // reproduce the step-by-step run bit for bit).
-            let dips = if self.stepper.fixed_step().is_none() {
-                self.grazing_dips(t, h, y_new)
-            } else {
-                Vec::new()
-            };
-            if triggered || dips.iter().any(|d| d.is_finite()) {
+            let dipped = self.stepper.fixed_step().is_none() && self.grazing_dips(t, h, y_new);
+            if triggered || dipped {
                 self.ensure_dense(y_new);
-                if let Some((index, theta)) = self.first_event(t, h, &dips) {
+                if let Some((index, theta)) = self.first_event(t, h, dipped) {
                     return self.handle_event(index, t, h * theta, h, sink);
                 }
             }
