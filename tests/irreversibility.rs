@@ -487,3 +487,24 @@ fn belt_block_sticks_exactly_and_breaks_away_at_mu_s() {
         );
     }
 }
+
+/// Regression (issue 10 item 9): a 1 µs acceleration filter made the Stefański bench chatter
+/// between branches at an extremum of |v| (a Zeno stop after 0.42 s); the filter is refused
+/// below 10 µs, naming the field, and 10 µs runs.
+#[test]
+fn an_acceleration_filter_below_ten_microseconds_is_refused() {
+    for name in ["stefanski", "powell_wiercigroch"] {
+        let mut p = tribolab::preset::builtin::load(name).unwrap().unwrap();
+        let err = p.set_path("law.tau_a", "1e-6").unwrap_err();
+        assert!(
+            err.contains("tau_a") && err.contains("outside"),
+            "{name}: {err}"
+        );
+        p.set_path("law.tau_a", "1e-5").unwrap();
+        p.run.duration_s = 1.0;
+        let mut sim = p.build_runner().unwrap();
+        let mut rows = Vec::<Vec<f64>>::new();
+        sim.advance(1.0, &mut rows).unwrap();
+        assert!(rows.last().is_some_and(|r| r[0] >= 1.0 - 1e-9), "{name}");
+    }
+}

@@ -34,7 +34,9 @@ crate::param_struct! {
         /// Viscous friction coefficient added during slip.
         viscous_ns_per_m: "viscous" = 0.0, "Viscous coefficient", "c_v", "N·s/m", [0.0, 10.0], Linear;
         /// Time constant of the filter that estimates the relative acceleration.
-        tau_a_s: "tau_a" = 1e-3, "Acceleration filter", "τ_a", "s", [1e-6, 0.1], Log;
+        /// At least 10 µs: the cost grows like 1/τ_a, and at 1 µs the branch switches at an
+        /// extremum of |v| chatter without end (a Zeno stop after 0.42 s on the Stefański bench).
+        tau_a_s: "tau_a" = 1e-3, "Acceleration filter", "τ_a", "s", [1e-5, 0.1], Log;
     }
     consistency = |p: &Self| super::static_law::stribeck_order(p.mu_s, p.mu_c);
 }
