@@ -246,7 +246,7 @@ fn slip_force_settles_on_the_steady_curve() {
             last[F]
         );
         let law = LawConfig::Armstrong(p.clone()).build();
-        assert!((law.steady_force(v, 1.0) - steady).abs() < 1e-12);
+        assert!((law.steady_force(v, 1.0, 1.0) - steady).abs() < 1e-12);
         assert!(rows.iter().all(|r| r[EV] == 0.0), "no switch while sliding");
     }
 }

@@ -61,7 +61,7 @@ fn characteristic_matches_each_formula() {
     for variant in STATIC {
         let law = configured(variant).build();
         for v in [-0.3f64, -0.01, -1e-4, 2e-5, 0.003, 0.02, 0.08, 0.5] {
-            let f = law.steady_force(v, n);
+            let f = law.steady_force(v, n, 1.0);
             let expected = -expected_mu(variant, v.abs()) * n * v.signum() - 0.35 * v;
             assert!(
                 (f - expected).abs() <= 1e-12 * expected.abs().max(1.0),
@@ -69,7 +69,7 @@ fn characteristic_matches_each_formula() {
             );
         }
         // Set-valued sign: sgn 0 = 0, no force at rest on the characteristic.
-        assert_eq!(law.steady_force(0.0, n), 0.0, "{variant}");
+        assert_eq!(law.steady_force(0.0, n, 1.0), 0.0, "{variant}");
     }
 }
 
@@ -87,7 +87,7 @@ fn smoothed_sign_follows_tanh_and_arctan() {
         let law = cfg.build();
         for v in [-0.01f64, -5e-4, 1e-4, 2e-3] {
             let expected = -expected_mu("Gaussian", v.abs()) * n * smooth(v / 1e-3) - 0.35 * v;
-            let f = law.steady_force(v, n);
+            let f = law.steady_force(v, n, 1.0);
             assert!(
                 (f - expected).abs() < 1e-12,
                 "{sign:?} v = {v}: {f} vs {expected}"

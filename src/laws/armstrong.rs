@@ -264,10 +264,10 @@ impl FrictionLaw for Armstrong {
     }
 
     /// Slip force with the lag settled and a fully aged contact (`F_S = F_S,∞`).
-    fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64) -> f64 {
+    fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64, load_ratio: f64) -> f64 {
         let p = &self.params;
         let v = v_rel_mps;
-        -sgn(v) * (p.f_c_n + p.f_s_n * self.stribeck(v)) - p.f_v_ns_per_m * v
+        -sgn(v) * load_ratio * (p.f_c_n + p.f_s_n * self.stribeck(v)) - p.f_v_ns_per_m * v
     }
 }
 

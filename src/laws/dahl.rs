@@ -195,8 +195,8 @@ impl FrictionLaw for Dahl {
         true
     }
 
-    fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64) -> f64 {
-        -self.params.f_c_n * sgn(v_rel_mps)
+    fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64, load_ratio: f64) -> f64 {
+        -load_ratio * self.params.f_c_n * sgn(v_rel_mps)
     }
 }
 
@@ -288,6 +288,6 @@ mod tests {
         l.apply_event(0, &c, &mut s);
         assert_eq!(l.mode(), DahlMode::Free);
         assert_eq!(s[0], 2.0);
-        assert_eq!(l.steady_force(-0.2, 9.81), 2.0);
+        assert_eq!(l.steady_force(-0.2, 9.81, 1.0), 2.0);
     }
 }

@@ -320,9 +320,10 @@ impl FrictionLaw for Gms {
         self.update_stuck(c, s, None, sgn(c.v_rel_mps))
     }
 
-    fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64) -> f64 {
+    fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64, load_ratio: f64) -> f64 {
         let p = &self.params;
-        -(p.stribeck(v_rel_mps) * sgn(v_rel_mps) + p.sigma2_ns_per_m * v_rel_mps)
+        // Every element slipping at its steady level α_i·r·s₀(v), Σα_i = 1.
+        -(load_ratio * p.stribeck(v_rel_mps) * sgn(v_rel_mps) + p.sigma2_ns_per_m * v_rel_mps)
     }
 }
 
@@ -462,8 +463,10 @@ mod tests {
         c.v_rel_mps = -1e-12;
         law.apply_event(4, &c, &mut st);
         assert_eq!(law.slipping(), &[false; 4]);
-        assert_eq!(law.steady_force(0.0, 1.0), 0.0);
-        assert!((law.steady_force(-1e-3, 1.0) - (1.0 + (-1.0f64).exp() + 0.5e-3)).abs() < 1e-15);
+        assert_eq!(law.steady_force(0.0, 1.0, 1.0), 0.0);
+        assert!(
+            (law.steady_force(-1e-3, 1.0, 1.0) - (1.0 + (-1.0f64).exp() + 0.5e-3)).abs() < 1e-15
+        );
     }
 
     /// A slipping element sits below its threshold once `s(v)` rises (the block slows down);

@@ -295,7 +295,7 @@ impl<C: IrreversibleCurve> FrictionLaw for IrreversibleLaw<C> {
         Some(self.stick.is_stick())
     }
 
-    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64 {
+    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64, _load_ratio: f64) -> f64 {
         let p = &self.params;
         -p.mu_coulomb() * normal_load_n * sgn(v_rel_mps) - p.viscous() * v_rel_mps
     }

@@ -100,8 +100,11 @@ pub trait FrictionLaw {
     }
 
     /// Steady-state friction force on body 1 at constant `v_rel` and load [N] (the law's
-    /// characteristic curve, e.g. for the friction–velocity plot).
-    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64;
+    /// characteristic curve, e.g. for the friction–velocity plot). The load is given both as
+    /// the force `N` (laws written with coefficients scale with it) and as its ratio
+    /// `r = N/N₀` to the contact's nominal load (laws written with forces at `N₀` scale their
+    /// load-dependent parts with it), as in [`Contact`].
+    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64, load_ratio: f64) -> f64;
 
     /// Sets the states to their steady values at constant `v_rel` and load, where
     /// [`steady_force`](FrictionLaw::steady_force) is the force (a run that starts in steady

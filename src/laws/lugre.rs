@@ -173,8 +173,9 @@ impl FrictionLaw for LuGre {
         true
     }
 
-    fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64) -> f64 {
-        -(self.g(v_rel_mps) * sgn(v_rel_mps) + self.params.sigma2_ns_per_m * v_rel_mps)
+    fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64, load_ratio: f64) -> f64 {
+        // ż = 0: σ₀z = g(v)·sgn v, and the bristle force scales with r = N/N₀.
+        -(load_ratio * self.g(v_rel_mps) * sgn(v_rel_mps) + self.params.sigma2_ns_per_m * v_rel_mps)
     }
 }
 
@@ -195,7 +196,7 @@ mod tests {
             assert!(ds[0].abs() < 1e-15, "ż = {} at v = {v}", ds[0]);
             let expected = -(1.0 + 0.5 * (-(v / 1e-3f64).powi(2)).exp()) * sgn(v) - 0.4 * v;
             assert!((f - expected).abs() < 1e-12, "v = {v}: {f} vs {expected}");
-            assert!((law.steady_force(v, 1.0) - expected).abs() < 1e-12);
+            assert!((law.steady_force(v, 1.0, 1.0) - expected).abs() < 1e-12);
         }
     }
 

@@ -314,7 +314,7 @@ impl FrictionLaw for MaxwellSlip {
         self.saturate_reached(c.v_rel_mps, s, None)
     }
 
-    fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64) -> f64 {
+    fn steady_force(&self, v_rel_mps: f64, _normal_load_n: f64, _load_ratio: f64) -> f64 {
         -(self.gross_sliding_force() * sgn(v_rel_mps) + self.params.viscous_ns_per_m * v_rel_mps)
     }
 
@@ -382,7 +382,7 @@ mod tests {
         let law = MaxwellSlip::new(p.clone());
         assert_eq!(law.n_states(), 2);
         assert!((law.gross_sliding_force() - 1.1).abs() < 1e-14);
-        assert!((law.steady_force(-0.1, 9.81) - 1.1).abs() < 1e-14);
+        assert!((law.steady_force(-0.1, 9.81, 1.0) - 1.1).abs() < 1e-14);
         p.element_list.0[1].max_deflection_m = -1.0;
         let problems = crate::params::ParamSet::problems(&p);
         assert_eq!(problems.len(), 1);

@@ -308,8 +308,8 @@ impl FrictionLaw for Law {
     fn stuck_at(&self, c: &Contact) -> Option<bool> {
         dispatch!(self, l => l.stuck_at(c))
     }
-    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64 {
-        dispatch!(self, l => l.steady_force(v_rel_mps, normal_load_n))
+    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64, load_ratio: f64) -> f64 {
+        dispatch!(self, l => l.steady_force(v_rel_mps, normal_load_n, load_ratio))
     }
     fn steady_states(&self, v_rel_mps: f64, normal_load_n: f64, s: &mut [f64]) {
         dispatch!(self, l => l.steady_states(v_rel_mps, normal_load_n, s))

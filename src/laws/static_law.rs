@@ -206,7 +206,7 @@ impl<C: MuCurve> FrictionLaw for StaticLaw<C> {
         true
     }
 
-    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64 {
+    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64, _load_ratio: f64) -> f64 {
         let p = &self.params;
         let v = v_rel_mps;
         let sign = match p.sign_model() {

@@ -95,6 +95,8 @@ pub struct PrescribedMotion {
     law: Law,
     motion: Motion,
     normal_load_n: f64,
+    /// `N/N₀`: the ratio by which laws written with forces at their nominal load scale.
+    load_ratio: f64,
     n_law: usize,
     n_law_events: usize,
     /// Velocity-reversal event for laws with a kink at `v = 0`.
@@ -113,10 +115,19 @@ impl PrescribedMotion {
             law,
             motion,
             normal_load_n,
+            load_ratio: 1.0,
             n_law,
             n_law_events,
             reversal,
         }
+    }
+
+    /// The same rig with the law's nominal load `N₀` [N] given: laws written with forces at
+    /// their nominal load (LuGre, Dahl, GMS, the seven-parameter model) then act at the ratio
+    /// `N/N₀` (by default 1: the rig's load is their nominal load).
+    pub fn with_nominal_load(mut self, nominal_load_n: f64) -> Self {
+        self.load_ratio = self.normal_load_n / nominal_load_n;
+        self
     }
 
     /// Initial state: `x = 0`, law states at their initial values.
@@ -127,7 +138,10 @@ impl PrescribedMotion {
     }
 
     fn contact(&self, t: f64) -> Contact {
-        Contact::kinematic(t, self.motion.velocity_mps(t), self.normal_load_n)
+        Contact {
+            load_ratio: self.load_ratio,
+            ..Contact::kinematic(t, self.motion.velocity_mps(t), self.normal_load_n)
+        }
     }
 }
 

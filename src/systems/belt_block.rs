@@ -80,6 +80,10 @@ impl SystemKind for BeltBlockParams {
     const NAME: &'static str = "Belt–block test bench";
     const EQUATION: &'static str = EQUATION;
 
+    fn nominal_normal_load_n(&self, _contact: usize) -> Option<f64> {
+        Some(self.normal_load_n)
+    }
+
     fn n_contacts(&self) -> usize {
         1
     }
@@ -173,7 +177,8 @@ impl SystemKind for BeltBlockParams {
         }
         let h = 1e-6 * vb;
         let n = self.normal_load_n;
-        let slope = (law.steady_force(-vb + h, n) - law.steady_force(-vb - h, n)) / (2.0 * h);
+        let slope =
+            (law.steady_force(-vb + h, n, 1.0) - law.steady_force(-vb - h, n, 1.0)) / (2.0 * h);
         if !(slope.is_finite() && slope > 0.0) {
             return Vec::new();
         }

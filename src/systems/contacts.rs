@@ -267,10 +267,10 @@ mod tests {
         let mut set = ContactLaws::new(&[config("lugre"), config("lugre")]);
         let mut changed = config("lugre");
         changed.params_mut().set("f_c", 0.5).unwrap();
-        let before = set.law(1).steady_force(1.0, 1.0);
+        let before = set.law(1).steady_force(1.0, 1.0, 1.0);
         set.set_params(&[config("lugre"), changed]).unwrap();
         assert_ne!(
-            set.law(1).steady_force(1.0, 1.0),
+            set.law(1).steady_force(1.0, 1.0, 1.0),
             before,
             "the second law took f_c"
         );

@@ -86,6 +86,14 @@ pub trait SystemKind: ParamSet + Clone + Default + PartialEq + Send + Sync + 'st
         self.forcing_period_s()
     }
 
+    /// The nominal normal load `N₀` of `contact` [N], to which the load noise and the belt
+    /// joint apply their factor (`N = N₀·factor`): laws written with forces at the nominal
+    /// load scale by `N/N₀`. `None` (the default): the system does not scale its laws' forces
+    /// by a load ratio (its contacts' ratio is 1).
+    fn nominal_normal_load_n(&self, _contact: usize) -> Option<f64> {
+        None
+    }
+
     /// Quantities derived from the parameters, shown beside the sliders.
     fn derived(&self) -> Vec<Derived> {
         Vec::new()
@@ -233,6 +241,12 @@ macro_rules! system_registry {
             /// Period of the drive's own cycle [s] (the bench's belt turn), forcing or not.
             pub fn drive_period_s(&self) -> Option<f64> {
                 dispatch_system!(self, p => p.drive_period_s())
+            }
+
+            /// The nominal normal load of `contact` [N], when the system scales its laws by a
+            /// load ratio.
+            pub fn nominal_normal_load_n(&self, contact: usize) -> Option<f64> {
+                dispatch_system!(self, p => p.nominal_normal_load_n(contact))
             }
 
             /// Quantities derived from the parameters.

@@ -106,6 +106,10 @@ impl SystemKind for TwoBlockParams {
     const NAME: &'static str = "Two-block Burridge–Knopoff";
     const EQUATION: &'static str = EQUATION;
 
+    fn nominal_normal_load_n(&self, contact: usize) -> Option<f64> {
+        (contact < 2).then(|| self.normal_load(contact))
+    }
+
     fn n_contacts(&self) -> usize {
         N
     }

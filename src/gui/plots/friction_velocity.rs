@@ -100,11 +100,20 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     let curve: Vec<[f64; 2]> = match inl {
         Some(inl) if app.session.preset.system.uses_law() => {
             let normal = h.last(inl).unwrap_or(1.0);
+            // The law at the load of the moment (belt joint, load noise): its ratio to the
+            // nominal load scales the laws written with forces.
+            let ratio = app
+                .session
+                .preset
+                .system
+                .nominal_normal_load_n(contact)
+                .filter(|n0| *n0 > 0.0)
+                .map_or(1.0, |n0| normal / n0);
             let law = app.session.preset.contact_law(contact).build();
             (0..CURVE_POINTS)
                 .map(|k| {
                     let vr = -v_span + 2.0 * v_span * k as f64 / (CURVE_POINTS - 1) as f64;
-                    [vr, law.steady_force(vr, normal)]
+                    [vr, law.steady_force(vr, normal, ratio)]
                 })
                 .filter(|p| p[1].is_finite())
                 .collect()

@@ -492,7 +492,7 @@ impl FrictionLaw for RateState {
 
     /// `−N·μ_ss(v_e)·sgn v − η_r·v` at the effective speed of `|v_rel|` (the speed itself
     /// without a stick mode; 0 at rest).
-    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64 {
+    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64, _load_ratio: f64) -> f64 {
         let speed = v_rel_mps.abs();
         if speed == 0.0 {
             return 0.0;

@@ -167,7 +167,7 @@ fn steady_state_of_both_laws() {
                     let mu = p.mu0 + (p.a - p.b - b2) * (v.abs() / p.v0_mps).ln();
                     let expected = -9.0 * mu * v.signum() - 0.7 * v;
                     assert!((f - expected).abs() < 1e-12, "{f} vs {expected}");
-                    assert!((l.steady_force(v, 9.0) - expected).abs() < 1e-12);
+                    assert!((l.steady_force(v, 9.0, 1.0) - expected).abs() < 1e-12);
                 }
             }
         }

@@ -216,7 +216,7 @@ impl FrictionLaw for Subloading {
         true
     }
 
-    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64) -> f64 {
+    fn steady_force(&self, v_rel_mps: f64, normal_load_n: f64, _load_ratio: f64) -> f64 {
         -sgn(v_rel_mps) * self.params.steady_coefficient(v_rel_mps) * normal_load_n
     }
 }
@@ -266,7 +266,7 @@ mod tests {
                 assert_eq!(ds[2], 0.0);
                 let expected = -sgn(v) * r * mu * 2.0;
                 assert!((f - expected).abs() < 1e-12 * expected.abs());
-                assert!((l.steady_force(v, 2.0) - expected).abs() < 1e-12 * expected.abs());
+                assert!((l.steady_force(v, 2.0, 1.0) - expected).abs() < 1e-12 * expected.abs());
             }
         }
     }

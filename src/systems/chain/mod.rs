@@ -127,6 +127,10 @@ impl SystemKind for ChainParams {
     const NAME: &'static str = "Burridge–Knopoff chain";
     const EQUATION: &'static str = EQUATION;
 
+    fn nominal_normal_load_n(&self, _contact: usize) -> Option<f64> {
+        Some(self.normal_load_n)
+    }
+
     fn n_contacts(&self) -> usize {
         self.n_blocks()
     }

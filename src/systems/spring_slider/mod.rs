@@ -112,6 +112,10 @@ impl SystemKind for SpringSliderParams {
     const NAME: &'static str = "Spring–slider (load-point programme)";
     const EQUATION: &'static str = EQUATION;
 
+    fn nominal_normal_load_n(&self, _contact: usize) -> Option<f64> {
+        Some(self.normal_load_n)
+    }
+
     fn n_contacts(&self) -> usize {
         1
     }

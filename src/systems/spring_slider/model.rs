@@ -65,7 +65,7 @@ impl SpringSlider {
             let v = p.speed_mps;
             law.steady_states(v, p.normal_load_n, states);
             // m·ẍ = −k·u − c·v + F_ss = 0.
-            let f = law.steady_force(v, p.normal_load_n);
+            let f = law.steady_force(v, p.normal_load_n, 1.0);
             y[0] = (f - p.damping_ns_per_m * v) / p.stiffness_n_per_m;
             y[1] = v;
         }
