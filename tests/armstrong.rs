@@ -15,12 +15,14 @@ use tribolab::laws::{FrictionLaw, LawConfig};
 use tribolab::preset::Preset;
 use tribolab::rig::{Motion, run_prescribed};
 
-// Columns of `run_prescribed` rows: t, x, v, friction_force, x_s, v_f, event.
+// Columns of `run_prescribed` rows: t, x, v, friction_force, x_s, v_f, t_d, f_s_memory, event.
 const T: usize = 0;
 const V: usize = 2;
 const F: usize = 3;
 const XS: usize = 4;
-const EV: usize = 6;
+const TD: usize = 6;
+const MEMORY: usize = 7;
+const EV: usize = 8;
 
 fn run(p: &ArmstrongParams, motion: Motion, t_end: f64, dt: f64) -> Vec<Vec<f64>> {
     run_prescribed(
@@ -192,6 +194,19 @@ fn break_away_force_follows_the_dwell_law() {
             rel(before[F], f_break) < 1e-6,
             "σ₀ = {sigma0}: break-away force {} vs {f_break}",
             before[F]
+        );
+        // The memory states: dwell time t_b − t₁ and F_S,a before, the reached level after.
+        assert!(
+            (before[TD] - (t_b - t1)).abs() < 1e-8 && rel(before[MEMORY], f_sa) < 1e-9,
+            "before break-away: t_d = {}, memory {} (F_S,a = {f_sa})",
+            before[TD],
+            before[MEMORY]
+        );
+        assert!(
+            rel(after[MEMORY], level(t_b - t1)) < 1e-6,
+            "after break-away: memory {} vs level {}",
+            after[MEMORY],
+            level(t_b - t1)
         );
         // Slip starts backwards (x_s < 0) at the reached level, with the lagged Stribeck term.
         let v_b = a * w * (w * t_b).cos();

@@ -45,11 +45,21 @@
 //! * **Start of a run.** The contact is taken as having rested long before `t = 0`: a run that
 //!   starts stuck uses `F_S,a = F_S,∞`, one that starts sliding uses the level `F_S,∞`, and
 //!   `v_f(0) = 0`.
+//! * **Memory in states.** The dwell time `t_d` and the static memory (`F_S,a` while stuck,
+//!   the level `F_S(γ, t_d)` while sliding) are continuous states that are constant or grow
+//!   linearly between switches and are reset by them, not data of the discrete mode: a
+//!   perturbed trajectory (Floquet flow map, Lyapunov shadow, tangent vectors with their
+//!   saltation matrices) then carries the perturbation of its dwell and levels.
 //! * **Normal load.** `F_C` and the static/Stribeck level scale with `r = N/N₀` (the dwell memory
 //!   is kept at nominal load); σ₀, σ₁ and F_v do not.
 
 use super::{Contact, FrictionLaw, LawSwitch, sgn};
 use crate::integrate::Column;
+
+/// Index of the dwell-time state `t_d`.
+const DWELL: usize = 2;
+/// Index of the static-memory state (`F_S,a` in stick, `F_S(γ, t_d)` in slip).
+const MEMORY: usize = 3;
 
 /// Equation shown in the GUI and `tribolab laws`.
 pub const EQUATION: &str = "stick: F = −σ₀x_s − σ₁v;  slip: F = −[F_C + F_v|v| + F_S(γ,t_d)/(1 + (v_f/v_S)²)]·sgn v;  \
@@ -80,28 +90,25 @@ crate::param_struct! {
     }
 }
 
-/// Discrete mode of the seven-parameter model.
+/// Discrete mode of the seven-parameter model. The memory the paper attaches to the switches
+/// (dwell time, `F_S,a`, the level reached at break-away) lives in continuous states, so that
+/// tangent dynamics, flow-map restarts and Lyapunov shadows see it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ArmstrongMode {
-    /// Stuck since `since_s`; `f_sa_n` is the Stribeck term at the end of the previous slip
-    /// (at nominal load) [N].
-    Stick {
-        /// Time the stick began [s].
-        since_s: f64,
-        /// `F_S,a` at nominal load [N].
-        f_sa_n: f64,
-    },
-    /// Sliding in direction `dir` (±1) with the static level `F_S(γ, t_d)` reached at
-    /// break-away (at nominal load) [N].
+    /// Stuck: the states hold the dwell time so far and `F_S,a`.
+    Stick,
+    /// Sliding in direction `dir` (±1); the memory state holds `F_S(γ, t_d)` reached at
+    /// break-away.
     Slip {
         /// Direction of sliding.
         dir: f64,
-        /// `F_S(γ, t_d)` of the preceding stick at nominal load [N].
-        f_s_level_n: f64,
     },
 }
 
-/// Armstrong's seven-parameter law. States `[x_s, v_f]`.
+/// Armstrong's seven-parameter law. States `[x_s, v_f, t_d, F_mem]`: pre-sliding displacement,
+/// lagged velocity, dwell time (`ṫ_d = 1` in stick, 0 in slip, `t_d := 0` when sticking begins)
+/// and the static memory at nominal load (`F_S,a` in stick, `F_S(γ, t_d)` in slip; constant
+/// between switches).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Armstrong {
     /// Parameters.
@@ -112,13 +119,9 @@ pub struct Armstrong {
 impl Armstrong {
     /// Law with the given parameters (the mode is chosen when a run starts).
     pub fn new(params: ArmstrongParams) -> Self {
-        let f_s = params.f_s_n;
         Self {
             params,
-            mode: ArmstrongMode::Stick {
-                since_s: 0.0,
-                f_sa_n: f_s,
-            },
+            mode: ArmstrongMode::Stick,
         }
     }
 
@@ -150,9 +153,9 @@ impl Armstrong {
         if self.params.tau_l_s > 0.0 { s[1] } else { v }
     }
 
-    /// Break-away threshold of the elastic force at `t` in stick [N].
-    fn threshold(&self, c: &Contact, since_s: f64, f_sa_n: f64) -> f64 {
-        c.load_ratio * (self.params.f_c_n + self.dwell_level(f_sa_n, c.t_s - since_s))
+    /// Break-away threshold of the elastic force in stick [N] (states `s`).
+    fn threshold(&self, c: &Contact, s: &[f64]) -> f64 {
+        c.load_ratio * (self.params.f_c_n + self.dwell_level(s[MEMORY], s[DWELL]))
     }
 }
 
@@ -162,32 +165,44 @@ impl FrictionLaw for Armstrong {
     }
 
     fn n_states(&self) -> usize {
-        2
+        4
     }
 
     fn state_columns(&self) -> Vec<Column> {
-        vec![Column::new("x_s", "m"), Column::new("v_f", "m/s")]
+        vec![
+            Column::new("x_s", "m"),
+            Column::new("v_f", "m/s"),
+            Column::new("t_d", "s"),
+            Column::new("f_s_memory", "N"),
+        ]
     }
 
     fn state_scales(&self, out: &mut [f64]) {
         let p = &self.params;
         out[0] = ((p.f_c_n + p.f_s_n) / p.sigma0_n_per_m).max(1e-15);
         out[1] = p.v_s_mps;
+        out[DWELL] = p.gamma_s;
+        out[MEMORY] = (p.f_c_n + p.f_s_n).max(1e-15);
     }
 
+    fn initial_states(&self, s: &mut [f64]) {
+        s[..DWELL].fill(0.0);
+        s[DWELL] = 0.0;
+        s[MEMORY] = self.params.f_s_n;
+    }
+
+    /// The contact has rested long before the start: `F_S,a = F_S,∞` (stuck) or the level
+    /// `F_S,∞` (sliding), dwell time from the start.
     fn initialize(&mut self, c: &Contact, s: &mut [f64]) -> LawSwitch {
-        let f_s = self.params.f_s_n;
         s[0] = 0.0;
+        s[DWELL] = 0.0;
+        s[MEMORY] = self.params.f_s_n;
         self.mode = if c.v_rel_mps != 0.0 {
             ArmstrongMode::Slip {
                 dir: sgn(c.v_rel_mps),
-                f_s_level_n: f_s,
             }
         } else {
-            ArmstrongMode::Stick {
-                since_s: c.t_s,
-                f_sa_n: f_s,
-            }
+            ArmstrongMode::Stick
         };
         LawSwitch::Continue
     }
@@ -201,14 +216,17 @@ impl FrictionLaw for Armstrong {
         } else {
             0.0
         };
+        ds[MEMORY] = 0.0;
         match self.mode {
-            ArmstrongMode::Stick { .. } => {
+            ArmstrongMode::Stick => {
                 ds[0] = v;
+                ds[DWELL] = 1.0;
                 -(p.sigma0_n_per_m * s[0] + p.sigma1_ns_per_m * v)
             }
-            ArmstrongMode::Slip { dir, f_s_level_n } => {
+            ArmstrongMode::Slip { dir } => {
                 ds[0] = 0.0;
-                let level = p.f_c_n + f_s_level_n * self.stribeck(self.lagged(v, s));
+                ds[DWELL] = 0.0;
+                let level = p.f_c_n + s[MEMORY] * self.stribeck(self.lagged(v, s));
                 // F_v·|v|·sgn v = F_v·v; the mode's direction keeps the dry part smooth up to
                 // the zero crossing that ends the slip.
                 -dir * c.load_ratio * level - p.f_v_ns_per_m * v
@@ -222,17 +240,15 @@ impl FrictionLaw for Armstrong {
 
     fn events(&self, c: &Contact, s: &[f64], g: &mut [f64]) {
         g[0] = match self.mode {
-            ArmstrongMode::Stick { since_s, f_sa_n } => {
-                self.threshold(c, since_s, f_sa_n) - self.params.sigma0_n_per_m * s[0].abs()
-            }
+            ArmstrongMode::Stick => self.threshold(c, s) - self.params.sigma0_n_per_m * s[0].abs(),
             ArmstrongMode::Slip { dir, .. } => dir * c.v_rel_mps,
         };
     }
 
     fn apply_event(&mut self, _index: usize, c: &Contact, s: &mut [f64]) -> LawSwitch {
         match self.mode {
-            ArmstrongMode::Stick { since_s, f_sa_n } => {
-                // Break-away: slide the way the junction was strained.
+            ArmstrongMode::Stick => {
+                // Break-away: slide the way the junction was strained, with the level reached.
                 let dir = if s[0] != 0.0 {
                     sgn(s[0])
                 } else if c.v_rel_mps != 0.0 {
@@ -240,19 +256,16 @@ impl FrictionLaw for Armstrong {
                 } else {
                     1.0
                 };
-                self.mode = ArmstrongMode::Slip {
-                    dir,
-                    f_s_level_n: self.dwell_level(f_sa_n, c.t_s - since_s),
-                };
+                self.mode = ArmstrongMode::Slip { dir };
+                s[MEMORY] = self.dwell_level(s[MEMORY], s[DWELL]);
                 s[0] = 0.0;
             }
-            ArmstrongMode::Slip { f_s_level_n, .. } => {
-                // Zero crossing: a new junction forms, unstrained.
-                let f_sa_n = f_s_level_n * self.stribeck(self.lagged(c.v_rel_mps, s));
-                self.mode = ArmstrongMode::Stick {
-                    since_s: c.t_s,
-                    f_sa_n,
-                };
+            ArmstrongMode::Slip { .. } => {
+                // Zero crossing: a new junction forms, unstrained; F_S,a is the Stribeck term
+                // at the lagged velocity.
+                s[MEMORY] *= self.stribeck(self.lagged(c.v_rel_mps, s));
+                s[DWELL] = 0.0;
+                self.mode = ArmstrongMode::Stick;
                 s[0] = 0.0;
             }
         }
@@ -260,7 +273,7 @@ impl FrictionLaw for Armstrong {
     }
 
     fn stuck(&self) -> Option<bool> {
-        Some(matches!(self.mode, ArmstrongMode::Stick { .. }))
+        Some(matches!(self.mode, ArmstrongMode::Stick))
     }
 
     /// Slip force with the lag settled and a fully aged contact (`F_S = F_S,∞`).
@@ -304,12 +317,13 @@ mod tests {
     #[test]
     fn hand_cycle_slip_stick_break_away() {
         let mut law = Armstrong::new(params());
-        let mut s = [0.0, 0.0];
+        let mut s = [0.0; 4];
+        law.initial_states(&mut s);
         let c0 = Contact::kinematic(0.0, 0.01, 1.0);
         assert_eq!(law.initialize(&c0, &mut s), LawSwitch::Continue);
         assert_eq!(law.stuck(), Some(false));
         // Sliding at 0.01 m/s with the lag settled: F = −(1 + 0.5/(1 + 100)) − 0.004.
-        let mut ds = [0.0; 2];
+        let mut ds = [0.0; 4];
         s[1] = 0.01;
         let f = law.eval(&c0, &s, &mut ds);
         assert!((f + 1.0 + 0.5 / 101.0 + 0.004).abs() < 1e-15, "{f}");
@@ -320,18 +334,17 @@ mod tests {
         law.events(&c1, &s, &mut g);
         assert_eq!(g[0], 0.0);
         law.apply_event(0, &c1, &mut s);
-        assert_eq!(
-            law.mode(),
-            ArmstrongMode::Stick {
-                since_s: 2.0,
-                f_sa_n: 0.25
-            }
-        );
-        // Stuck: pre-sliding spring, ẋ_s = v.
+        assert_eq!(law.mode(), ArmstrongMode::Stick);
+        assert_eq!((s[DWELL], s[MEMORY]), (0.0, 0.25));
+        // Stuck: pre-sliding spring, ẋ_s = v, the dwell time runs; one second later:
         s[0] = -1e-5;
+        s[DWELL] = 1.0;
         let c2 = Contact::kinematic(3.0, -1e-6, 1.0);
         let f = law.eval(&c2, &s, &mut ds);
-        assert!((f - 1.0).abs() < 1e-12 && ds[0] == -1e-6, "{f}");
+        assert!(
+            (f - 1.0).abs() < 1e-12 && ds[0] == -1e-6 && ds[DWELL] == 1.0,
+            "{f}"
+        );
         // At t = 3 s the threshold is 1.375 N: the guard changes sign at |x_s| = 13.75 μm.
         for (x_s, positive) in [(-13.7e-6, true), (-13.8e-6, false)] {
             s[0] = x_s;
@@ -342,14 +355,8 @@ mod tests {
         law.events(&c2, &s, &mut g);
         assert!(g[0].abs() < 1e-12, "{}", g[0]);
         law.apply_event(0, &c2, &mut s);
-        assert_eq!(
-            law.mode(),
-            ArmstrongMode::Slip {
-                dir: -1.0,
-                f_s_level_n: 0.375
-            }
-        );
-        assert_eq!(s[0], 0.0);
+        assert_eq!(law.mode(), ArmstrongMode::Slip { dir: -1.0 });
+        assert_eq!((s[0], s[MEMORY]), (0.0, 0.375));
         s[1] = -1e-3;
         let f = law.eval(&c2, &s, &mut ds);
         assert!((f - (1.0 + 0.375 * 0.5) + 0.4 * -1e-6).abs() < 1e-15, "{f}");
@@ -359,11 +366,11 @@ mod tests {
     #[test]
     fn load_ratio_scales_the_dry_levels() {
         let mut law = Armstrong::new(params());
-        let mut s = [0.0, 2e-3];
+        let mut s = [0.0, 2e-3, 0.0, 0.0];
         let mut c = Contact::kinematic(0.0, 2e-3, 1.0);
         law.initialize(&c, &mut s);
         c.load_ratio = 2.0;
-        let mut ds = [0.0; 2];
+        let mut ds = [0.0; 4];
         let f = law.eval(&c, &s, &mut ds);
         assert!(
             (f + 2.0 * (1.0 + 0.5 / 5.0) + 0.4 * 2e-3).abs() < 1e-15,
