@@ -156,7 +156,18 @@ impl FrictionLaw for Subloading {
         ds[0] = p.alpha_t_pa_per_m / p.f_n_pa * (c.v_rel_mps - lambda * sgn(st.tau));
         ds[1] =
             -p.kappa_per_m * (s[1] / p.mu_k - 1.0) * lambda + p.xi_per_s * (1.0 - s[1] / p.mu_s);
-        ds[2] = -std::f64::consts::FRAC_PI_2 * p.u_per_m * lambda * s[2].clamp(0.0, 1.0);
+        ds[2] = match self.mode {
+            SubloadingMode::Flowing => {
+                -std::f64::consts::FRAC_PI_2 * p.u_per_m * lambda * s[2].clamp(0.0, 1.0)
+            }
+            // r_s = r while elastic: c_s = cos(π·r/2) follows r in the vector field itself, so
+            // the after-step pinning only removes round-off and tangent vectors stay on the
+            // constraint.
+            SubloadingMode::Elastic => {
+                let half_pi = std::f64::consts::FRAC_PI_2;
+                -half_pi * (half_pi * st.r.clamp(0.0, 1.0)).sin() * self.elastic_ratio_rate(c, s)
+            }
+        };
         -st.tau * c.normal_load_n
     }
 
@@ -312,8 +323,9 @@ mod tests {
         assert_eq!(s[2], cos_from_rs(r_s), "r_s kept");
     }
 
-    /// Elastic: nothing flows, `τ̇ = (α_t/f_n)·v`, `ċ_s = 0`, `μ` only recovers,
-    /// `μ̇ = ξ(1 − μ/μ_s)`; the force is `−τN`. Flowing below `r_s` gives the same rates.
+    /// Elastic: nothing flows, `τ̇ = (α_t/f_n)·v`, `μ` only recovers, `μ̇ = ξ(1 − μ/μ_s)`; the
+    /// force is `−τN`; `c_s = cos(π·r/2)` follows `r`: `ċ_s = −(π/2)·sin(π·r/2)·ṙ`,
+    /// `ṙ = sgn(τ)·τ̇/μ − |τ|·μ̇/μ²`. Flowing below `r_s` gives the same `τ̇`, `μ̇` and `ċ_s = 0`.
     #[test]
     fn inside_the_static_surface_the_contact_is_elastic() {
         let mut l = law(OverstressForm::Exponential);
@@ -326,12 +338,26 @@ mod tests {
         flowing.initialize(&c, &mut s_up);
         assert_eq!(flowing.mode(), SubloadingMode::Flowing);
         l.initialize(&c, &mut s.clone());
-        for law in [&l, &flowing] {
+        let tau_dot = p.alpha_t_pa_per_m / p.f_n_pa * 3e-3;
+        let mu_dot = p.xi_per_s * (1.0 - mu / p.mu_s);
+        let r = tau.abs() / mu;
+        let r_dot = -tau_dot / mu - tau.abs() * mu_dot / (mu * mu);
+        let half_pi = std::f64::consts::FRAC_PI_2;
+        let cs_dot_elastic = -half_pi * (half_pi * r).sin() * r_dot;
+        assert!(
+            cs_dot_elastic > 0.0,
+            "r falls, so c_s grows: {cs_dot_elastic}"
+        );
+        for (law, cs_dot) in [(&l, cs_dot_elastic), (&flowing, 0.0)] {
             let mut ds = [0.0; 3];
             let f = law.eval(&c, &s, &mut ds);
-            assert_eq!(ds[0], p.alpha_t_pa_per_m / p.f_n_pa * 3e-3);
-            assert_eq!(ds[1], p.xi_per_s * (1.0 - mu / p.mu_s));
-            assert_eq!(ds[2], 0.0);
+            assert_eq!(ds[0], tau_dot);
+            assert_eq!(ds[1], mu_dot);
+            assert!(
+                (ds[2] - cs_dot).abs() <= 1e-15 * cs_dot.abs(),
+                "{} {cs_dot}",
+                ds[2]
+            );
             assert_eq!(f, 0.8);
         }
     }

@@ -36,8 +36,9 @@
 //! process, run as two modes switched by events located on the solution: *flowing* (`λ` from
 //! the formula; leaves when `r` falls below `r_s` while the motion unloads — while it loads, a
 //! numerical overshoot of the fast-growing `r_s` near 0 is cut back to `r` instead of
-//! switching, which would chatter) and *elastic* (`λ = 0`, `r_s` pinned to `r`;
-//! leaves when `r` starts to grow, with `r_s = r` — also at a reversal, where `f_t` passes
+//! switching, which would chatter) and *elastic* (`λ = 0`, `r_s` pinned to `r`: the field
+//! itself moves `c_s` with `r`, `ċ_s = −(π/2)·sin(π·r/2)·ṙ`, so tangent vectors stay on the
+//! constraint and the after-step pinning removes only round-off; leaves when `r` starts to grow, with `r_s = r` — also at a reversal, where `f_t` passes
 //! through 0 and `r_s` restarts from 0). Holding the unloading branch exactly elastic keeps the
 //! kink of `λ` at `r = r_s` (slope `n/η` in the exponential form) out of the finite-difference
 //! Jacobian, which otherwise bleeds a spurious flow into unloading and slows the steps.
