@@ -104,6 +104,15 @@ pub trait Model {
     /// dynamics keep any velocity it was given). The default does nothing.
     fn project(&self, _t: f64, _y: &mut [f64]) {}
 
+    /// A copy of the model with its current discrete modes and law memories: a perturbed
+    /// trajectory restarted from it (a flow-map column, a reset differenced for a saltation
+    /// matrix) continues in the same modes instead of having them chosen afresh by
+    /// [`initialize`](Model::initialize). `None` (the default): the model cannot be copied and
+    /// callers fall back to re-initialising, and to resets taken as the identity.
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        None
+    }
+
     /// Called after each accepted step (projections, algebraic updates).
     /// Returns `true` if it changed `y` or the mode (the integrator then restarts).
     fn after_step(&mut self, _t: f64, _y: &mut [f64]) -> bool {

@@ -146,6 +146,10 @@ impl PrescribedMotion {
 }
 
 impl Model for PrescribedMotion {
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn dim(&self) -> usize {
         1 + self.n_law
     }

@@ -414,6 +414,10 @@ impl BeltBlock {
 }
 
 impl Model for BeltBlock {
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn dim(&self) -> usize {
         2 + self.contact.n_states() + N_WORK
     }

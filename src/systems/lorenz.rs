@@ -79,6 +79,10 @@ impl Lorenz {
 }
 
 impl Model for Lorenz {
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn dim(&self) -> usize {
         3
     }

@@ -145,6 +145,10 @@ impl SystemKind for SpinRigParams {
 pub struct SpinRig(pub SpinRigParams);
 
 impl Model for SpinRig {
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn dim(&self) -> usize {
         2
     }

@@ -327,6 +327,10 @@ fn sub(i: usize) -> &'static str {
 }
 
 impl Model for TwoBlock {
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn dim(&self) -> usize {
         2 * N + self.laws.n_states() + N_WORK
     }

@@ -118,17 +118,47 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// Prepares a run of `model` from its initial state at `t0`.
+    /// Prepares a run of `model` from its initial state at `t0` (the model chooses its modes,
+    /// [`Model::initialize`]).
     pub fn new(
-        mut model: Box<dyn Model + Send>,
+        model: Box<dyn Model + Send>,
         y0: Vec<f64>,
         t0: f64,
         settings: DriverSettings,
     ) -> Result<Self, SimError> {
+        Self::start(model, y0, t0, settings, false)
+    }
+
+    /// Prepares a run of a model that already has its modes and memories (a copy taken with
+    /// [`Model::boxed_clone`] on another run) from `y0` at `t0`: the state is put on the
+    /// constraints of those modes ([`Model::project`]) and only modes whose guards `y0`
+    /// violates are switched ([`Model::resume`]). A perturbed restart of a trajectory thus
+    /// continues as the trajectory would (a compliant stick stays stuck, a dwell memory is kept).
+    pub fn continuing(
+        model: Box<dyn Model + Send>,
+        mut y0: Vec<f64>,
+        t0: f64,
+        settings: DriverSettings,
+    ) -> Result<Self, SimError> {
+        model.project(t0, &mut y0);
+        Self::start(model, y0, t0, settings, true)
+    }
+
+    fn start(
+        mut model: Box<dyn Model + Send>,
+        y0: Vec<f64>,
+        t0: f64,
+        settings: DriverSettings,
+        keep_modes: bool,
+    ) -> Result<Self, SimError> {
         let n = model.dim();
         assert_eq!(y0.len(), n, "initial state has the wrong dimension");
         let mut y = y0;
-        model.initialize(t0, &mut y)?;
+        if keep_modes {
+            model.resume(t0, &mut y)?;
+        } else {
+            model.initialize(t0, &mut y)?;
+        }
         let mut scales = vec![1.0; n];
         model.state_scales(&mut scales);
         let n_controlled = n - model.n_quadratures();

@@ -13,6 +13,8 @@ pub(super) struct SectionTracker {
     pub(super) new: Vec<f64>,
     pub(super) strobe_period_s: Option<f64>,
     pub(super) next_strobe: u64,
+    /// Points recorded at the end of the latest step (a switch there reports its model again).
+    pub(super) at_step_end: Vec<(SectionId, f64)>,
 }
 
 impl SectionTracker {
@@ -36,6 +38,7 @@ impl Simulation {
             new: vec![0.0; n],
             strobe_period_s: strobe,
             next_strobe: strobe.map_or(0, |p| (self.t / p).floor() as u64 + 1),
+            at_step_end: Vec::new(),
         });
     }
 
@@ -53,7 +56,9 @@ impl Simulation {
         };
         let t_new = t + h;
         self.model.sections(t_new, y_new, &mut tr.new);
-        let theta_tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * t_new.abs()) / h;
+        let time_tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * t_new.abs());
+        let theta_tol = time_tol / h;
+        tr.at_step_end.clear();
         for i in 0..tr.new.len() {
             if tr.prev[i] < 0.0 && tr.new[i] >= 0.0 {
                 let mut buf = std::mem::take(&mut self.buf);
@@ -68,7 +73,11 @@ impl Simulation {
                     illinois(&mut si, 0.0, 1.0, theta_tol)
                 };
                 self.stepper.dense(theta, &mut buf);
-                self.emit_section(SectionId::Model(i), t + theta * h, &buf, sink);
+                let t_point = t + theta * h;
+                self.emit_section(SectionId::Model(i), t_point, &buf, sink);
+                if t_new - t_point <= time_tol {
+                    tr.at_step_end.push((SectionId::Model(i), t_point));
+                }
                 self.buf = buf;
             }
         }
@@ -80,6 +89,9 @@ impl Simulation {
             let mut buf = std::mem::take(&mut self.buf);
             self.stepper.dense(((tk - t) / h).clamp(0.0, 1.0), &mut buf);
             self.emit_section(SectionId::Stroboscopic, tk, &buf, sink);
+            if t_new - tk <= time_tol {
+                tr.at_step_end.push((SectionId::Stroboscopic, tk));
+            }
             self.buf = buf;
             tr.next_strobe += 1;
         }
@@ -93,10 +105,20 @@ impl Simulation {
             return;
         };
         self.model.sections(t, &self.y, &mut tr.new);
+        // Points recorded at this instant belong to the mode the switch enters.
+        if sink.wants_section_models() {
+            let tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * t.abs());
+            for &(id, t_point) in &tr.at_step_end {
+                if (t - t_point).abs() <= tol {
+                    sink.section_model(id, t_point, &self.y, self.model.as_ref());
+                }
+            }
+        }
         for i in 0..tr.new.len() {
             if tr.prev[i] < 0.0 && tr.new[i] >= 0.0 {
                 let y = self.y.clone();
                 self.emit_section(SectionId::Model(i), t, &y, sink);
+                tr.at_step_end.push((SectionId::Model(i), t));
             }
         }
         std::mem::swap(&mut tr.prev, &mut tr.new);
@@ -109,5 +131,8 @@ impl Simulation {
         self.model.observe(t, y, &mut self.row[1..n - 1]);
         self.row[n - 1] = 0.0;
         sink.push_section(id, &self.row);
+        if sink.wants_section_models() {
+            sink.section_model(id, t, y, self.model.as_ref());
+        }
     }
 }

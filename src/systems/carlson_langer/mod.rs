@@ -275,6 +275,10 @@ impl CarlsonLanger {
 }
 
 impl Model for CarlsonLanger {
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn dim(&self) -> usize {
         2 * self.n + N_WORK
     }

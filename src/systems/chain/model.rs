@@ -218,6 +218,10 @@ impl Chain {
 }
 
 impl Model for Chain {
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn dim(&self) -> usize {
         self.work_at() + N_WORK
     }

@@ -165,6 +165,10 @@ impl Fkt {
 }
 
 impl Model for Fkt {
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn dim(&self) -> usize {
         2 * self.n_mech() + 2
     }

@@ -346,6 +346,10 @@ pub fn small_swing_periods(p: &Pendulum3dParams) -> Vec<f64> {
 }
 
 impl Model for Pendulum3d {
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn dim(&self) -> usize {
         DIM
     }

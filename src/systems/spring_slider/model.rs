@@ -124,6 +124,10 @@ impl SpringSlider {
 }
 
 impl Model for SpringSlider {
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn dim(&self) -> usize {
         2 + self.contact.n_states() + N_WORK
     }

@@ -337,6 +337,10 @@ impl Tomlinson {
 }
 
 impl Model for Tomlinson {
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn dim(&self) -> usize {
         4
     }
