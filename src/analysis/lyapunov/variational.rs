@@ -10,9 +10,11 @@
 //! [`ExponentLog`](super::ExponentLog).
 //!
 //! State layout: `[x (m), q_1 … q_k (m each), inner quadratures (n − m), ln V]`; the last
-//! `n − m + 1` components are quadratures for the driver. State changes the inner model makes
-//! itself — the reset in `apply_event` (stick's `v := v_b`, a round-off correction on the
-//! switching surface) and `after_step` projections — act on the tangents as the identity.
+//! `n − m + 1` components are quadratures for the driver. The resets of `apply_event` enter
+//! through the saltation matrix (differenced when the inner model can be copied, see
+//! [`saltation`]); `after_step` projections act on the tangents as the identity, which is
+//! right for projections that only remove round-off (a constraint the vector field itself
+//! keeps, such as the subloading law's `r_s = r` while elastic).
 //!
 //! **Error control of the tangents.** By default the tangents are error-controlled like the
 //! state, which resolves every exponent. With a stiff law this is expensive: re-orthonormalising
@@ -308,6 +310,19 @@ impl Model for Variational {
         self.inner.initialize(t, &mut yi)?;
         self.scatter(&yi, y);
         Ok(())
+    }
+
+    fn resume(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+        let mut yi = self.inner_state(y);
+        self.inner.resume(t, &mut yi)?;
+        self.scatter(&yi, y);
+        Ok(())
+    }
+
+    fn project(&self, t: f64, y: &mut [f64]) {
+        let mut yi = self.inner_state(y);
+        self.inner.project(t, &mut yi);
+        self.scatter(&yi, y);
     }
 
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
