@@ -60,7 +60,9 @@ USAGE:
     tribolab floquet PRESET.ron [--set PATH=VALUE]... [--transient S] [--section NAME]
                      [--returns K] [--variational] [--rtol R] [--json]
                                    find the periodic orbit the run settles on: period,
-                                   Floquet multipliers, stability verdict
+                                   Floquet multipliers, stability verdict; --variational:
+                                   monodromy from the tangent dynamics (with saltation
+                                   matrices at switches) instead of flow-map differences
     tribolab sweep PRESET.ron --param PATH --from A --to B --steps N [--duration S]
                    [--transient S | --transient-returns N] [--fixed] [--section NAME]
                    [--response] [--set PATH=VALUE]... [--threads N] [--shard K/N]

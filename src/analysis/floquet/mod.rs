@@ -15,8 +15,13 @@
 //!    the longest switch-free arc for autonomous orbits with mode switches (so no perturbed
 //!    start sits on a switching surface).
 //!    The flow map of the event-driven integration contains the saltation matrices of every
-//!    switch (entering stick collapses the perturbation: a zero multiplier). For models without
-//!    events the variational equations are an alternative (`JacobianMethod::Variational`).
+//!    switch (entering stick collapses the perturbation: a zero multiplier). The variational
+//!    equations are an alternative (`JacobianMethod::Variational`), with the saltation matrices
+//!    of the switches for models that switch modes.
+//!
+//! Every flow map starts in the modes and law memories the orbit has at its start (a copy of
+//! the model taken at the Poincaré point or at the base point, [`ModeSnapshot`]), not in modes
+//! chosen afresh: a perturbed start inside a compliant stick stays stuck.
 //! 4. **Multipliers** `m_i = eig Φ(T)`. Autonomous orbits have a trivial multiplier 1 (flow
 //!    direction), reported separately as an accuracy check; the non-trivial ones are
 //!    `eig DP` on the section. Verdict from the non-trivial multipliers.
@@ -39,7 +44,7 @@ use rayon::prelude::*;
 pub use verdict::{Crossing, Stability};
 
 use super::dynamics::{Dynamics, SectionChoice, section_name};
-use super::probe::{FlowError, ProbeSink, flow, probe_simulation};
+use super::probe::{FlowError, ModeSnapshot, ProbeSink, flow, probe_simulation};
 use crate::integrate::driver::{DriverSettings, SectionId};
 use crate::integrate::{Method, Model, SimError};
 use shooting::{Shooting, detect_returns};
@@ -50,7 +55,8 @@ pub enum JacobianMethod {
     /// Central differences of the flow map (any model, event-driven ones included).
     #[default]
     FlowMap,
-    /// Variational equations `Φ̇ = JΦ` (models without events only).
+    /// Variational equations `Φ̇ = JΦ`, with the saltation matrix of every switch for models
+    /// with mode switches.
     Variational,
 }
 
@@ -158,12 +164,6 @@ pub enum FloquetError {
         /// Dynamic states of the system.
         states: usize,
     },
-    /// Variational equations asked for an event-driven model.
-    #[error(
-        "the variational monodromy needs a smooth model; this law switches modes (events): use \
-         the flow-map differences"
-    )]
-    VariationalNeedsSmooth,
 }
 
 /// Most dynamic states a Floquet analysis takes: the monodromy is built from one perturbed
@@ -274,9 +274,9 @@ fn floquet_in_pool(
         None => options.transient_s,
     };
     let mut sim =
-        probe_simulation(dynamics, &y0, 0.0, f64::MAX / 4.0).map_err(sim_err("transient"))?;
+        probe_simulation(dynamics, &y0, 0.0, f64::MAX / 4.0, None).map_err(sim_err("transient"))?;
     sim.track_sections(forcing);
-    let mut sink = ProbeSink::new(false);
+    let mut sink = ProbeSink::new(false).with_modes();
     sim.advance(transient_s, &mut sink)
         .map_err(sim_err("transient"))?;
     let points_of = |id: SectionId| -> Vec<(f64, Vec<f64>)> {
@@ -317,6 +317,9 @@ fn floquet_in_pool(
         Some(k) => k.max(1),
         None => detect_returns(&points, nd, &scales, options.max_returns),
     };
+    // The model as it was at the guess (modes, law memories): every flow map below restarts
+    // from it instead of choosing modes afresh.
+    let guess_modes = points.last().and_then(|p| sink.modes_at(section, p.0));
     let guess = points.last().map(|p| p.1.clone()).unwrap_or(y0);
     let spacing = {
         let m = points.len();
@@ -333,6 +336,7 @@ fn floquet_in_pool(
         nd,
         fd_step,
         period_guess_s: spacing * returns as f64,
+        modes: guess_modes,
     };
     let orbit = shoot.newton(&guess, options.newton_tol, options.max_newton)?;
 
@@ -344,21 +348,37 @@ fn floquet_in_pool(
     } else {
         base_offset(&orbit.event_times, period)
     };
-    let base = flow(dynamics, &orbit.state, 0.0, base_offset)
-        .map_err(sim_err("base point"))?
-        .y;
+    let base_flow = flow(dynamics, &orbit.state, 0.0, base_offset, guess_modes)
+        .map_err(sim_err("base point"))?;
+    let base = base_flow.y;
     let (monodromy, trace_integral) = match options.jacobian {
-        JacobianMethod::Variational => {
-            if !dynamics.smooth() {
-                return Err(FloquetError::VariationalNeedsSmooth);
-            }
+        JacobianMethod::Variational if smooth_field => {
             let (phi, tr) = variational::monodromy(dynamics, &base, 0.0, period)
                 .map_err(sim_err("variational equations"))?;
             (phi, Some(tr))
         }
+        JacobianMethod::Variational => {
+            let phi = variational::monodromy_with_switches(
+                dynamics,
+                &base,
+                base_flow.modes.as_ref(),
+                0.0,
+                period,
+            )
+            .map_err(sim_err("variational equations with saltation matrices"))?;
+            (phi, None)
+        }
         JacobianMethod::FlowMap if forcing.is_some() => (orbit.map_jacobian.clone(), None),
         JacobianMethod::FlowMap => (
-            flow_jacobian(dynamics, &base, period, nd, &scales, fd_step)?,
+            flow_jacobian(
+                dynamics,
+                &base,
+                base_flow.modes.as_ref(),
+                period,
+                nd,
+                &scales,
+                fd_step,
+            )?,
             None,
         ),
     };
@@ -425,10 +445,12 @@ fn base_offset(event_times: &[f64], period_s: f64) -> f64 {
     (0.5 * (best.0 + best.1)).rem_euclid(period_s)
 }
 
-/// Central differences of the flow map `y ↦ φ_T(y)` over the dynamic components at `base`.
+/// Central differences of the flow map `y ↦ φ_T(y)` over the dynamic components at `base`,
+/// every perturbed start in the modes the orbit has there (`modes`).
 fn flow_jacobian(
     dynamics: &dyn Dynamics,
     base: &[f64],
+    modes: Option<&ModeSnapshot>,
     period_s: f64,
     nd: usize,
     scales: &[f64],
@@ -442,8 +464,8 @@ fn flow_jacobian(
             yp[j] += h;
             let mut ym = base.to_vec();
             ym[j] -= h;
-            let fp = flow(dynamics, &yp, 0.0, period_s)?.y;
-            let fm = flow(dynamics, &ym, 0.0, period_s)?.y;
+            let fp = flow(dynamics, &yp, 0.0, period_s, modes)?.y;
+            let fm = flow(dynamics, &ym, 0.0, period_s, modes)?.y;
             Ok((0..nd).map(|i| (fp[i] - fm[i]) / (2.0 * h)).collect())
         })
         .collect::<Result<_, SimError>>()

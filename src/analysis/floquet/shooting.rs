@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use super::FloquetError;
 use crate::analysis::dynamics::Dynamics;
-use crate::analysis::probe::{FlowError, flow, next_return};
+use crate::analysis::probe::{FlowError, ModeSnapshot, flow, next_return};
 use crate::integrate::driver::SectionId;
 
 /// Number of section returns `K ≤ k_max` after which the tail of `points` repeats: the smallest
@@ -77,6 +77,9 @@ pub(super) struct Shooting<'a> {
     pub nd: usize,
     pub fd_step: f64,
     pub period_guess_s: f64,
+    /// The model at the first guess (its modes and memories); every map evaluation starts
+    /// in them.
+    pub modes: Option<&'a ModeSnapshot>,
 }
 
 impl Shooting<'_> {
@@ -170,6 +173,7 @@ impl Shooting<'_> {
                     self.dynamics,
                     &y0,
                     0.0,
+                    self.modes,
                     index,
                     self.returns,
                     0.6 * self.period_guess_s,
@@ -179,7 +183,7 @@ impl Shooting<'_> {
             }
             (SectionId::Stroboscopic, Some(p)) => {
                 let t = p * self.returns as f64;
-                let r = flow(self.dynamics, &y0, 0.0, t)?;
+                let r = flow(self.dynamics, &y0, 0.0, t, self.modes)?;
                 (t, r.y, r.event_times)
             }
             (SectionId::Stroboscopic, None) => return Err(FlowError::NoReturn(0.0)),

@@ -5,13 +5,21 @@
 //! `J` is the model's analytic Jacobian when it offers one ([`Model::jacobian`]), else central
 //! differences of its right-hand side with the increment `h_j = 1e-6·max(|y_j|, scale_j)`;
 //! `q(T) = ∫₀ᵀ tr J dt` gives Liouville's check `det Φ(T) = Π m_i = exp(∫ tr J dt)`.
+//!
+//! A model with mode switches gets its monodromy from the tangent dynamics of the Lyapunov
+//! analysis ([`lyapunov::Variational`]): the same variational equations between switches and,
+//! at each switch, the switch's saltation matrix with its reset differenced
+//! ([`lyapunov::saltation`]), started in the modes the orbit has at the base point. It is
+//! independent of the flow-map differences (no perturbed trajectories), so the two cross-check
+//! each other.
 
 use std::cell::RefCell;
 
 use nalgebra::DMatrix;
 
 use crate::analysis::dynamics::Dynamics;
-use crate::analysis::probe::{ProbeSink, StateProbe};
+use crate::analysis::lyapunov;
+use crate::analysis::probe::{ModeSnapshot, ProbeSink, StateProbe};
 use crate::integrate::{Column, Model, SimError, Simulation};
 
 /// Relative increment of the right-hand-side differences.
@@ -214,4 +222,45 @@ pub(crate) fn monodromy(
     debug_assert_eq!(*t, t_end);
     let phi = DMatrix::from_row_slice(nd, nd, &y[n..n + nd * nd]);
     Ok((phi, y[n + nd * nd]))
+}
+
+/// Monodromy `Φ(t0 + T, t0)` at `y0` of a model with mode switches: tangent vectors with
+/// saltation matrices ([`lyapunov::Variational`] without renormalisation), the model starting in
+/// the modes of `modes` (the orbit's at `y0`; chosen afresh without them).
+pub(crate) fn monodromy_with_switches(
+    dynamics: &dyn Dynamics,
+    y0: &[f64],
+    modes: Option<&ModeSnapshot>,
+    t0: f64,
+    period_s: f64,
+) -> Result<DMatrix<f64>, SimError> {
+    let (inner, keep_modes) = match modes.and_then(ModeSnapshot::copy) {
+        Some(model) => (model, true),
+        None => (dynamics.build().0, false),
+    };
+    let m = inner.dim() - inner.n_quadratures();
+    let (mut var, ext) = lyapunov::Variational::new(inner, y0, t0, m, None);
+    let t_end = t0 + period_s;
+    var.land_at(t_end);
+    let scales = var.scales().to_vec();
+    let mut settings = dynamics.settings();
+    settings.output_interval_s = period_s;
+    let mut sim = if keep_modes {
+        Simulation::continuing(Box::new(var), ext, t0, settings)?
+    } else {
+        Simulation::new(Box::new(var), ext, t0, settings)?
+    };
+    let mut sink = ProbeSink::new(false);
+    sim.advance(t_end, &mut sink)?;
+    if sim.time_s() != t_end {
+        return Err(SimError::Model {
+            t_s: sim.time_s(),
+            message: "internal: the tangent run did not land on the end of the period".into(),
+        });
+    }
+    // Columns q_c = D⁻¹·δy_c for δy_c(0) = D·e_c: Φ = D·Q·D⁻¹.
+    let q = &sim.state()[m..m + m * m];
+    Ok(DMatrix::from_fn(m, m, |i, j| {
+        scales[i] * q[j * m + i] / scales[j]
+    }))
 }
