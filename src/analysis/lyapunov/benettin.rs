@@ -9,9 +9,10 @@
 //! (`Model::project`: in stick it moves with the belt) and growth is counted from the
 //! separation it then has. Rescaling can move the shadow out of the region its
 //! mode is valid in (the reference slipping while the shadow still sticks): when one of its
-//! guards is then negative, its mode is chosen afresh from its state (`Model::initialize`);
-//! otherwise mode and law memory are kept (re-initialising would reset hysteresis branches
-//! and filtered accelerations and can make the shadow chatter).
+//! guards is then negative, that mode is switched as its event would have switched it
+//! (`Model::resume`); mode and law memory are kept otherwise and in the switch (re-initialising
+//! would reset dwell times, hysteresis branches and filtered accelerations and can make the
+//! shadow chatter).
 
 use std::cell::RefCell;
 use std::sync::{Arc, Mutex};
@@ -105,10 +106,10 @@ impl Twin {
         self.shadow_state(y, &mut ys);
         let mut g = vec![0.0; self.ne];
         self.shadow.events(t, &ys, &mut g);
-        // Only an invalid mode is re-chosen: `initialize` also resets law memory (filtered
-        // accelerations, hysteresis branches) that the shadow must keep.
+        // Only an invalid mode is switched, as its event would have (`resume`); the law
+        // memories (dwell, filtered velocity, hysteresis branches) are kept.
         if g.iter().any(|&v| v < 0.0)
-            && let Err(e) = self.shadow.initialize(t, &mut ys)
+            && let Err(e) = self.shadow.resume(t, &mut ys)
         {
             self.failure.get_or_insert(e);
         }
@@ -567,5 +568,108 @@ mod tests {
         assert_eq!(v_ref, 0.1, "the reference starts stuck on the 0.1 m/s belt");
         assert_eq!(v_shadow, v_ref, "shadow x = {}, v = {v_shadow}", y[2]);
         assert!(y[2] != y[0], "the separation lies along x");
+    }
+
+    /// A drifting point with a side (mode `right`: guard `x`, else `−x`) and a memory state
+    /// `mem` that only a fresh start (`initialize`) clears, as a law's dwell or branch memory.
+    #[derive(Clone)]
+    struct Memo {
+        right: bool,
+    }
+
+    impl Model for Memo {
+        fn dim(&self) -> usize {
+            2
+        }
+        fn state_names(&self) -> Vec<String> {
+            vec!["x".into(), "mem".into()]
+        }
+        fn state_scales(&self, s: &mut [f64]) {
+            s.fill(1.0);
+        }
+        fn initialize(&mut self, _t: f64, y: &mut [f64]) -> Result<(), SimError> {
+            self.right = y[0] >= 0.0;
+            y[1] = 0.0;
+            Ok(())
+        }
+        fn resume(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
+            let mut g = [0.0];
+            self.events(t, y, &mut g);
+            if g[0] < 0.0 {
+                self.right = !self.right;
+            }
+            Ok(())
+        }
+        fn rhs(&self, _t: f64, _y: &[f64], dy: &mut [f64]) {
+            dy[0] = -0.1;
+            dy[1] = 0.0;
+        }
+        fn n_events(&self) -> usize {
+            1
+        }
+        fn events(&self, _t: f64, y: &[f64], g: &mut [f64]) {
+            g[0] = if self.right { y[0] } else { -y[0] };
+        }
+        fn apply_event(&mut self, _index: usize, _t: f64, _y: &mut [f64]) -> Result<(), SimError> {
+            self.right = !self.right;
+            Ok(())
+        }
+        fn columns(&self) -> Vec<Column> {
+            vec![Column::new("x", ""), Column::new("mem", "")]
+        }
+        fn observe(&self, _t: f64, y: &[f64], row: &mut [f64]) {
+            row.copy_from_slice(y);
+        }
+        fn prefers_implicit(&self) -> bool {
+            false
+        }
+    }
+
+    /// A reseed that leaves the shadow's mode invalid switches that mode and keeps the memory
+    /// (before, the shadow was re-initialised: its memory cleared, as a law's dwell time or
+    /// hysteresis branch).
+    #[test]
+    fn a_shadow_reseeded_across_a_guard_keeps_its_memory() {
+        let build = || -> Box<dyn Model + Send> { Box::new(Memo { right: false }) };
+        let d0 = 1e-3;
+        let mut twin = Twin {
+            reference: build(),
+            shadow: build(),
+            n: 2,
+            m: 2,
+            ne: 1,
+            scales: vec![1.0; 2],
+            d0,
+            d_start: d0,
+            transient_end: 0.0,
+            interval: 1.0,
+            next_renorm: 1.0,
+            lo: vec![f64::INFINITY; 2],
+            hi: vec![f64::NEG_INFINITY; 2],
+            log: Arc::new(Mutex::new(ExponentLog::new(1, 8))),
+            failure: None,
+            scratch: RefCell::new((vec![0.0; 2], vec![0.0; 2])),
+        };
+        // Both sit just left of the surface (left mode) with memory 5; the generic reseed
+        // direction puts the shadow on the right, outside its mode.
+        let mut y = vec![0.0; 4];
+        twin.put_ref(&[-1e-12, 5.0], &mut y);
+        twin.put_shadow(&[-1e-12, 5.0], &mut y);
+        twin.reseed(0.0, &mut y);
+        assert!(twin.failure.is_none());
+        // Layout: x, mem of the reference, then of the shadow.
+        assert!(
+            y[2] > 0.0,
+            "the shadow is placed on the right: x = {}",
+            y[2]
+        );
+        assert!(
+            (y[3] - 5.0).abs() <= 2.0 * d0,
+            "the shadow keeps its memory: mem = {}",
+            y[3]
+        );
+        let mut g = [0.0];
+        twin.shadow.events(0.0, &[y[2], y[3]], &mut g);
+        assert!(g[0] > 0.0, "its mode was switched to the right side");
     }
 }
