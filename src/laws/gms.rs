@@ -313,6 +313,11 @@ impl FrictionLaw for Gms {
         true
     }
 
+    /// Each element's rate depends on `v`, the load and its own force only.
+    fn states_are_independent(&self) -> bool {
+        true
+    }
+
     fn after_step(&mut self, c: &Contact, s: &mut [f64]) -> bool {
         // Stuck elements overtaken by a falling threshold while unloaded are set back onto it;
         // also a safety net for a threshold lowered on a running law (an event cannot fire from

@@ -119,6 +119,14 @@ pub trait FrictionLaw {
         false
     }
 
+    /// Whether each internal state's rate depends only on `v_rel`, the load and that state
+    /// itself (parallel elements: Maxwell-slip, GMS), so a system may declare a sparse
+    /// Jacobian and factor it in `O(n)` instead of `O(n³)`. `false` (the default): the
+    /// states may be coupled.
+    fn states_are_independent(&self) -> bool {
+        false
+    }
+
     /// Whether the law makes the equations stiff (then an implicit integrator is the default).
     fn is_stiff(&self) -> bool {
         true

@@ -321,6 +321,11 @@ impl FrictionLaw for MaxwellSlip {
     fn is_stiff(&self) -> bool {
         false
     }
+
+    /// Each element's rate is `v` or 0, by its own saturation.
+    fn states_are_independent(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

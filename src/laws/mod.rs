@@ -317,6 +317,9 @@ impl FrictionLaw for Law {
     fn is_stiff(&self) -> bool {
         dispatch!(self, l => l.is_stiff())
     }
+    fn states_are_independent(&self) -> bool {
+        dispatch!(self, l => l.states_are_independent())
+    }
     fn kinks_at_reversal(&self) -> bool {
         dispatch!(self, l => l.kinks_at_reversal())
     }
