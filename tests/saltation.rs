@@ -241,3 +241,71 @@ fn gms_element_switches_carry_their_resets() {
     );
     assert!(worst < 1e-4, "tangent vs flow-map differences: {worst:.3e}");
 }
+
+/// `ȧ = 1` with `b` held up by the rising floor `a²` after every step (`b := max(b, a²)`), as
+/// a GMS element is held on its falling threshold: the constraint is enforced by the after-step
+/// projection, not by the vector field (`ḃ = 0`).
+#[derive(Clone)]
+struct Floor;
+
+impl Model for Floor {
+    fn dim(&self) -> usize {
+        2
+    }
+    fn state_names(&self) -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+    fn state_scales(&self, s: &mut [f64]) {
+        s.fill(1.0);
+    }
+    fn rhs(&self, _t: f64, _y: &[f64], dy: &mut [f64]) {
+        dy[0] = 1.0;
+        dy[1] = 0.0;
+    }
+    fn after_step(&mut self, _t: f64, y: &mut [f64]) -> bool {
+        let floor = y[0] * y[0];
+        let held = y[1] < floor;
+        if held {
+            y[1] = floor;
+        }
+        held
+    }
+    fn boxed_clone(&self) -> Option<Box<dyn Model + Send>> {
+        Some(Box::new(self.clone()))
+    }
+    fn columns(&self) -> Vec<Column> {
+        vec![Column::new("a", ""), Column::new("b", "")]
+    }
+    fn observe(&self, _t: f64, y: &[f64], row: &mut [f64]) {
+        row.copy_from_slice(y);
+    }
+    fn prefers_implicit(&self) -> bool {
+        false
+    }
+}
+
+/// A state held on a moving constraint by the after-step projection: from `a = 1` over 1 s
+/// `b = a²` throughout, so `δb(T) = 2·a(T)·δa(0) = 4·δa` and the start's `δb` is forgotten:
+/// `Φ = [[1, 0], [4, 0]]`. Taken as the identity, the tangent kept `Φ = I`.
+#[test]
+fn a_state_held_by_an_after_step_projection_follows_its_constraint() {
+    let b = Base {
+        t0: 0.0,
+        y: vec![1.0, 0.5],
+        model: Box::new(Floor),
+    };
+    let s = settings(Method::Dopri5, 1e-9);
+    let (ext, _, _) = tangent_run(&b, 2, 1.0, s);
+    let phi = &ext[2..6]; // columns δ₁ = (Φ₀₀, Φ₁₀), δ₂ = (Φ₀₁, Φ₁₁)
+    assert!(
+        (ext[0] - 2.0).abs() < 1e-12 && (ext[1] - 4.0).abs() < 1e-12,
+        "{ext:?}"
+    );
+    assert!((phi[0] - 1.0).abs() < 1e-9, "Φ₀₀ = {}", phi[0]);
+    assert!((phi[1] - 4.0).abs() < 1e-6, "Φ₁₀ = {}", phi[1]);
+    assert!(
+        phi[2].abs() < 1e-9 && phi[3].abs() < 1e-6,
+        "Φ₀₁, Φ₁₁ = {:?}",
+        &phi[2..]
+    );
+}

@@ -104,17 +104,7 @@ impl Switch {
     /// (`q = D⁻¹·δy`, `D = diag(scales)`): `q ← D⁻¹·S·D·q`.
     pub fn apply_scaled(&self, q: &mut [f64], m: usize, k: usize, scales: &[f64]) {
         if let Some(s) = &self.reset {
-            let mut d = vec![0.0; m];
-            for c in 0..k {
-                let col = &mut q[c * m..(c + 1) * m];
-                for (dj, (qj, sj)) in d.iter_mut().zip(col.iter().zip(scales)) {
-                    *dj = qj * sj;
-                }
-                for i in 0..m {
-                    let row = &s[i * m..(i + 1) * m];
-                    col[i] = dot(row, &d) / scales[i];
-                }
-            }
+            apply_matrix_scaled(s, q, m, k, scales);
             return;
         }
         let den = self.denominator();
@@ -129,6 +119,73 @@ impl Switch {
             }
         }
     }
+}
+
+/// `q ← D⁻¹·S·D·q` for `k` columns of length `m` (`S` row-major `m × m`).
+pub fn apply_matrix_scaled(s: &[f64], q: &mut [f64], m: usize, k: usize, scales: &[f64]) {
+    let mut d = vec![0.0; m];
+    for c in 0..k {
+        let col = &mut q[c * m..(c + 1) * m];
+        for (dj, (qj, sj)) in d.iter_mut().zip(col.iter().zip(scales)) {
+            *dj = qj * sj;
+        }
+        for i in 0..m {
+            let row = &s[i * m..(i + 1) * m];
+            col[i] = dot(row, &d) / scales[i];
+        }
+    }
+}
+
+/// Scaled move of an after-step projection under which it counts as round-off (the identity
+/// for tangents): a constraint the vector field keeps, corrected by a few ulps.
+pub const PROJECTION_MIN_MOVE: f64 = 1e-7;
+
+/// Largest relative increment of a projection's central differences; it is also kept at a
+/// hundredth of the projection's move, so both sides stay on the projected branch.
+pub const PROJECTION_FD_REL: f64 = 1e-6;
+
+/// The Jacobian `P_y` (`m × m`, row-major, unscaled) of an after-step projection that moved
+/// the state from `y_pre` to `y_post` by more than round-off — a constraint enforced step by
+/// step that the vector field does not keep (a GMS element pinned to its falling threshold) —
+/// by central differences of the model's own `after_step` on copies of the model as it was
+/// before (`before`). `None`: the move was round-off (identity), or a perturbed projection
+/// failed to give a finite state.
+pub fn projection_jacobian(
+    before: &dyn Model,
+    t: f64,
+    y_pre: &[f64],
+    y_post: &[f64],
+    scales: &[f64],
+    m: usize,
+) -> Option<Vec<f64>> {
+    let moved = (0..m)
+        .map(|i| (y_post[i] - y_pre[i]).abs() / scales[i])
+        .fold(0.0, f64::max);
+    // NaN counts as no move.
+    if moved.is_nan() || moved <= PROJECTION_MIN_MOVE {
+        return None;
+    }
+    let rel = PROJECTION_FD_REL.min(1e-2 * moved);
+    let mut p = vec![0.0; m * m];
+    let mut yp = y_pre.to_vec();
+    let mut ym = y_pre.to_vec();
+    for j in 0..m {
+        let h = rel * scales[j];
+        yp.copy_from_slice(y_pre);
+        ym.copy_from_slice(y_pre);
+        yp[j] += h;
+        ym[j] -= h;
+        before.boxed_clone()?.after_step(t, &mut yp);
+        before.boxed_clone()?.after_step(t, &mut ym);
+        for i in 0..m {
+            let v = (yp[i] - ym[i]) / (2.0 * h);
+            if !v.is_finite() {
+                return None;
+            }
+            p[i * m + j] = v;
+        }
+    }
+    Some(p)
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {

@@ -12,9 +12,11 @@
 //! State layout: `[x (m), q_1 … q_k (m each), inner quadratures (n − m), ln V]`; the last
 //! `n − m + 1` components are quadratures for the driver. The resets of `apply_event` enter
 //! through the saltation matrix (differenced when the inner model can be copied, see
-//! [`saltation`]); `after_step` projections act on the tangents as the identity, which is
-//! right for projections that only remove round-off (a constraint the vector field itself
-//! keeps, such as the subloading law's `r_s = r` while elastic).
+//! [`saltation`]). An `after_step` projection that moves the state by more than round-off (a
+//! constraint enforced step by step, such as a GMS element pinned to its falling threshold)
+//! multiplies the tangents by its differenced Jacobian ([`saltation::projection_jacobian`]);
+//! one that only removes round-off (a constraint the vector field itself keeps, such as the
+//! subloading law's `r_s = r` while elastic) acts as the identity.
 //!
 //! **Error control of the tangents.** By default the tangents are error-controlled like the
 //! state, which resolves every exponent. With a stiff law this is expensive: re-orthonormalising
@@ -394,7 +396,15 @@ impl Model for Variational {
         let mut changed = false;
         let mut yi = std::mem::take(&mut self.scratch.get_mut().yi);
         self.gather(y, &mut yi);
+        let before = self.inner.boxed_clone();
+        let y_pre = yi.clone();
         if self.inner.after_step(t, &mut yi) {
+            if let Some(p) = before.and_then(|b| {
+                saltation::projection_jacobian(b.as_ref(), t, &y_pre, &yi, &self.scales, self.m)
+            }) {
+                let range = self.tangent_range();
+                saltation::apply_matrix_scaled(&p, &mut y[range], self.m, self.k, &self.scales);
+            }
             self.scatter(&yi, y);
             changed = true;
         }
