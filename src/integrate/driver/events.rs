@@ -8,7 +8,13 @@ use crate::integrate::SimError;
 use crate::integrate::root::illinois;
 
 /// Absolute event-time precision [s].
-pub(super) const EVENT_TIME_TOL_S: f64 = 1e-12;
+const EVENT_TIME_TOL_S: f64 = 1e-12;
+
+/// Time tolerance of event and section location at time `t_s`: [`EVENT_TIME_TOL_S`], or a few
+/// ulps of `t_s` where those are larger.
+pub(super) fn event_time_tol(t_s: f64) -> f64 {
+    EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * t_s.abs())
+}
 /// Zeno guard: this many switches inside [`ZENO_WINDOW_S`] stop the run.
 const ZENO_COUNT: usize = 1000;
 const ZENO_WINDOW_S: f64 = 1e-9;
@@ -120,7 +126,7 @@ impl Simulation {
     /// inside the step (`self.dips`, see [`grazing_dips`](Self::grazing_dips)).
     pub(super) fn first_event(&mut self, t: f64, h: f64, dipped: bool) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
-        let time_tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * (t + h).abs());
+        let time_tol = event_time_tol(t + h);
         let theta_tol = time_tol / h;
         for i in 0..self.g_prev.len() {
             let crossed = self.g_prev[i] >= 0.0 && self.g_new[i] < 0.0;
@@ -197,7 +203,7 @@ impl Simulation {
             // interpolant.
             let mut y_ev = std::mem::take(&mut self.y_event);
             let mut g = vec![0.0; self.g_prev.len()];
-            let time_tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * t.abs());
+            let time_tol = event_time_tol(t);
             // Newton on the landed solution; a correction is kept only if it shrinks the
             // guard's residual (guards may have kinks where the dense slope misleads).
             let mut best = (h_event, f64::INFINITY);

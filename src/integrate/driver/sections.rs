@@ -2,7 +2,7 @@
 //! stroboscopic section `t = k·T`.
 
 use super::Simulation;
-use super::events::EVENT_TIME_TOL_S;
+use super::events::event_time_tol;
 use super::sink::{SampleSink, SectionId};
 use crate::integrate::root::illinois;
 
@@ -56,7 +56,7 @@ impl Simulation {
         };
         let t_new = t + h;
         self.model.sections(t_new, y_new, &mut tr.new);
-        let time_tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * t_new.abs());
+        let time_tol = event_time_tol(t_new);
         let theta_tol = time_tol / h;
         tr.at_step_end.clear();
         for i in 0..tr.new.len() {
@@ -107,7 +107,7 @@ impl Simulation {
         self.model.sections(t, &self.y, &mut tr.new);
         // Points recorded at this instant belong to the mode the switch enters.
         if sink.wants_section_models() {
-            let tol = EVENT_TIME_TOL_S.max(4.0 * f64::EPSILON * t.abs());
+            let tol = event_time_tol(t);
             for &(id, t_point) in &tr.at_step_end {
                 if (t - t_point).abs() <= tol {
                     sink.section_model(id, t_point, &self.y, self.model.as_ref());
