@@ -328,8 +328,9 @@ pub(crate) struct ReturnResult {
     pub event_times: Vec<f64>,
 }
 
-/// Integrates from `y0` at `t0` (in the modes of `modes`, when given) to the `count`-th upward crossing of model section `index`
-/// (a start exactly on the section does not count), giving up after `max_time_s`.
+/// Integrates from `y0` at `t0` (in the modes of `modes`, when given) to the `count`-th upward
+/// crossing of model section `index` (a start exactly on the section does not count), giving
+/// up after `max_time_s`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn next_return(
     dynamics: &dyn Dynamics,

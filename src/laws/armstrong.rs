@@ -186,8 +186,7 @@ impl FrictionLaw for Armstrong {
     }
 
     fn initial_states(&self, s: &mut [f64]) {
-        s[..DWELL].fill(0.0);
-        s[DWELL] = 0.0;
+        s[..MEMORY].fill(0.0);
         s[MEMORY] = self.params.f_s_n;
     }
 

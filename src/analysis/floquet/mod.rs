@@ -18,13 +18,13 @@
 //!    switch (entering stick collapses the perturbation: a zero multiplier). The variational
 //!    equations are an alternative (`JacobianMethod::Variational`), with the saltation matrices
 //!    of the switches for models that switch modes.
+//! 4. **Multipliers** `m_i = eig Φ(T)`. Autonomous orbits have a trivial multiplier 1 (flow
+//!    direction), reported separately as an accuracy check; the non-trivial ones are
+//!    `eig DP` on the section. Verdict from the non-trivial multipliers.
 //!
 //! Every flow map starts in the modes and law memories the orbit has at its start (a copy of
 //! the model taken at the Poincaré point or at the base point, [`ModeSnapshot`]), not in modes
 //! chosen afresh: a perturbed start inside a compliant stick stays stuck.
-//! 4. **Multipliers** `m_i = eig Φ(T)`. Autonomous orbits have a trivial multiplier 1 (flow
-//!    direction), reported separately as an accuracy check; the non-trivial ones are
-//!    `eig DP` on the section. Verdict from the non-trivial multipliers.
 //!
 //! Central-difference increments: `h_j = δ·max(|y_j|, scale_j)` with the model's state scales
 //! (1 cm and 1 cm/s on the belt–block). A central difference of a map computed with relative
