@@ -177,6 +177,11 @@ impl FrictionLaw for LuGre {
         // ż = 0: σ₀z = g(v)·sgn v, and the bristle force scales with r = N/N₀.
         -(load_ratio * self.g(v_rel_mps) * sgn(v_rel_mps) + self.params.sigma2_ns_per_m * v_rel_mps)
     }
+
+    /// `z_ss = g(v)·sgn(v)/σ₀` (at rest: undeflected bristles), whatever the load.
+    fn steady_states(&self, v_rel_mps: f64, _normal_load_n: f64, s: &mut [f64]) {
+        s[0] = self.g(v_rel_mps) * sgn(v_rel_mps) / self.params.sigma0_n_per_m;
+    }
 }
 
 #[cfg(test)]
