@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod cli;
 #[cfg(feature = "gui")]
 pub mod gui;
+pub mod identify;
 pub mod integrate;
 pub mod laws;
 pub mod params;

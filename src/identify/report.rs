@@ -1,0 +1,166 @@
+//! A fit's report: a table for people (values in engineering notation, never a bare number for
+//! a parameter the data do not determine) and the same in JSON.
+
+use crate::util::eng::format_si;
+use crate::util::json::Json;
+
+use super::fit::FitResult;
+use super::statistics::{CORRELATION_LIMIT, Estimate, Flag};
+
+/// The verdict of one estimate in words.
+pub fn verdict(e: &Estimate) -> String {
+    if e.flags.is_empty() {
+        return "determined".into();
+    }
+    let parts: Vec<String> = e
+        .flags
+        .iter()
+        .map(|f| match f {
+            Flag::Undetermined { with } if with.is_empty() => {
+                "not determined: the data hardly change with it".into()
+            }
+            Flag::Undetermined { with } => format!(
+                "not determined: only a combination with {} is fixed by the data",
+                with.join(", ")
+            ),
+            Flag::WiderThanRange => {
+                "not determined: its 95 % interval spans its whole range".into()
+            }
+            Flag::Correlated { with, r } => format!("moves with {with} (r = {r:+.4})"),
+            Flag::AtBound { upper: true } => "at the upper end of its range".into(),
+            Flag::AtBound { upper: false } => "at the lower end of its range".into(),
+        })
+        .collect();
+    parts.join("; ")
+}
+
+fn value(v: f64, unit: &str) -> String {
+    format_si(v, unit, 4)
+}
+
+/// The table of estimates, one line per parameter, with the fit's summary above it.
+pub fn text(title: &str, result: &FitResult, unit_of_residuals: &str) -> String {
+    let s = &result.statistics;
+    let mut out = format!("{title}\n");
+    let evaluations: usize = result.stages.iter().map(|o| o.evaluations).sum();
+    let state = result
+        .stages
+        .last()
+        .map_or("no stage ran".to_string(), |o| o.termination.clone());
+    out += &format!(
+        "{state} after {evaluations} evaluations{}; residual RMS {} (at the start {}), \
+         {} residuals, {} degrees of freedom\n",
+        if result.stages.len() > 1 {
+            format!(" in {} stages", result.stages.len())
+        } else {
+            String::new()
+        },
+        value(result.rms, unit_of_residuals),
+        value(result.start_rms, unit_of_residuals),
+        s.n,
+        s.dof
+    );
+    out += &format!(
+        "\n{:<14} {:>14} {:>12}  {:<29} verdict\n",
+        "parameter", "estimate", "std. error", "95 % interval"
+    );
+    for e in &s.estimates {
+        let name = format!("{} {}", e.param.symbol, e.param.key);
+        let unit = e.param.unit.as_str();
+        let (est, se, ci) = if e.is_determined() {
+            (
+                value(e.value, unit),
+                e.std_error.map_or("—".into(), |x| value(x, unit)),
+                e.interval.map_or("—".into(), |(a, b)| {
+                    format!("[{}, {}]", value(a, unit), value(b, unit))
+                }),
+            )
+        } else {
+            (
+                "—".to_string(),
+                "—".to_string(),
+                format!("(ended at {})", value(e.value, unit)),
+            )
+        };
+        out += &format!("{name:<14} {est:>14} {se:>12}  {ci:<29} {}\n", verdict(e));
+    }
+    let k = s.estimates.len();
+    let mut pairs = Vec::new();
+    for a in 0..k {
+        for b in a + 1..k {
+            let r = s.correlation[a][b];
+            if r.abs() > CORRELATION_LIMIT {
+                pairs.push(format!(
+                    "{}–{} {r:+.4}",
+                    s.estimates[a].param.key, s.estimates[b].param.key
+                ));
+            }
+        }
+    }
+    out += &format!(
+        "\ncondition number of the scaled JᵀJ: {:.3e} (above 1e8 some direction is not \
+         determined)\n",
+        s.condition
+    );
+    if !pairs.is_empty() {
+        out += &format!(
+            "correlations above {CORRELATION_LIMIT}: {}\n",
+            pairs.join(", ")
+        );
+    }
+    out
+}
+
+/// The report as JSON.
+pub fn json(result: &FitResult) -> Json {
+    let s = &result.statistics;
+    let estimates = s
+        .estimates
+        .iter()
+        .map(|e| {
+            Json::obj([
+                ("key", Json::Str(e.param.key.clone())),
+                ("symbol", Json::Str(e.param.symbol.clone())),
+                ("unit", Json::Str(e.param.unit.clone())),
+                ("start", Json::Num(e.param.start)),
+                ("value", Json::Num(e.value)),
+                ("determined", Json::Bool(e.is_determined())),
+                ("std_error", Json::opt_num(e.std_error)),
+                (
+                    "interval_95",
+                    e.interval.map_or(Json::Null, |(a, b)| Json::nums(&[a, b])),
+                ),
+                ("verdict", Json::Str(verdict(e))),
+            ])
+        })
+        .collect();
+    Json::obj([
+        ("converged", Json::Bool(result.converged())),
+        (
+            "stages",
+            Json::Arr(
+                result
+                    .stages
+                    .iter()
+                    .map(|o| {
+                        Json::obj([
+                            ("termination", Json::Str(o.termination.clone())),
+                            ("evaluations", Json::count(o.evaluations)),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
+        ("rms", Json::Num(result.rms)),
+        ("start_rms", Json::Num(result.start_rms)),
+        ("residuals", Json::count(s.n)),
+        ("dof", Json::count(s.dof)),
+        ("condition", Json::Num(s.condition)),
+        ("t_quantile", Json::Num(s.t_quantile)),
+        ("estimates", Json::Arr(estimates)),
+        (
+            "correlation",
+            Json::Arr(s.correlation.iter().map(|r| Json::nums(r)).collect()),
+        ),
+    ])
+}
