@@ -1,5 +1,5 @@
 //! The command-line front end: `tribolab run | check | lyapunov | analyze | floquet | sweep |
-//! events | friction | rig | laws | systems | presets | bench`. Thin: parsing and printing only; the work is done by the core.
+//! events | friction | rig | fit | laws | systems | presets | bench`. Thin: parsing and printing only; the work is done by the core.
 
 mod analyze;
 mod args;
@@ -8,6 +8,7 @@ mod bench_chain;
 mod check;
 mod csv;
 mod events;
+mod fit;
 mod floquet;
 mod friction_sweep;
 mod laws;
@@ -94,6 +95,20 @@ USAGE:
                                    before, peak, end; ≈ a and a − b) and each hold (Δμ_peak
                                    against the hold time, healing rate per decade): one CSV
                                    row per step or hold, the table on stderr
+    tribolab fit DATA.csv... --law NAME --columns ROLE=NAME[:UNIT],... [--free KEY,...]
+                 [--set KEY=VALUE]... [--preset P] [--load N] [--nominal-load N]
+                 [--stick-speed V] [--force-sign resisting|body] [--smooth H]
+                 [--stages KEYS;KEYS] [--rtol R] [--json] [--out FITTED.ron]
+    tribolab fit DATA.csv... --preset P --observe position|velocity|force[:N]
+                 --columns time=NAME[:UNIT],value=NAME[:UNIT][,sigma=NAME] --free PATH,...
+                 [--set PATH=VALUE]... [--stages ...] [--json] [--out FITTED.ron]
+                                   identify friction from measurements (Levenberg–Marquardt):
+                                   a law fitted to force data (roles time, velocity or
+                                   position, load, force, sigma; units such as mm/s, uN),
+                                   or a preset's parameters to a recorded trajectory;
+                                   estimates, standard errors, 95 % intervals, correlations
+                                   and whether the data determine each parameter; --out: the
+                                   preset with the fitted values
     tribolab map PRESET.ron --x PATH=A:B:N --y PATH=A:B:N [--duration S]
                  [--transient S | --transient-returns N] [--section NAME] [--shard K/N]
                  [--lyapunov] [--set PATH=VALUE]... [--threads N] [--out FILE.csv]
@@ -148,6 +163,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         "events" => events::events_cmd(rest),
         "friction" => friction_sweep::friction_cmd(rest),
         "rig" => rig::rig_cmd(rest),
+        "fit" => fit::fit_cmd(rest),
         "map" => map::map_cmd(rest),
         "merge" => map::merge_cmd(rest),
         "lyapunov" => lyapunov::lyapunov(rest),
