@@ -38,6 +38,17 @@ fn value(v: f64, unit: &str) -> String {
     format_si(v, unit, 4)
 }
 
+/// Significant digits that show an estimate and its interval apart: two digits of the standard
+/// error, at least four (`1.000 N ± 60 µN` needs six: `[0.999 88, 1.000 12] N`).
+pub fn digits(value: f64, std_error: f64) -> usize {
+    let measurable = std_error > 0.0 && value != 0.0;
+    if !measurable {
+        return 4;
+    }
+    let d = (value.abs() / std_error).log10().ceil() as i64 + 2;
+    d.clamp(4, 12) as usize
+}
+
 /// The table of estimates, one line per parameter, with the fit's summary above it.
 pub fn text(title: &str, result: &FitResult, unit_of_residuals: &str) -> String {
     let s = &result.statistics;
@@ -61,18 +72,19 @@ pub fn text(title: &str, result: &FitResult, unit_of_residuals: &str) -> String 
         s.dof
     );
     out += &format!(
-        "\n{:<14} {:>14} {:>12}  {:<29} verdict\n",
+        "\n{:<14} {:>16} {:>12}  {:<33} verdict\n",
         "parameter", "estimate", "std. error", "95 % interval"
     );
     for e in &s.estimates {
         let name = format!("{} {}", e.param.symbol, e.param.key);
         let unit = e.param.unit.as_str();
         let (est, se, ci) = if e.is_determined() {
+            let n = digits(e.value, e.std_error.unwrap_or(0.0));
             (
-                value(e.value, unit),
-                e.std_error.map_or("—".into(), |x| value(x, unit)),
+                format_si(e.value, unit, n),
+                e.std_error.map_or("—".into(), |x| format_si(x, unit, 2)),
                 e.interval.map_or("—".into(), |(a, b)| {
-                    format!("[{}, {}]", value(a, unit), value(b, unit))
+                    format!("[{}, {}]", format_si(a, unit, n), format_si(b, unit, n))
                 }),
             )
         } else {
@@ -82,7 +94,7 @@ pub fn text(title: &str, result: &FitResult, unit_of_residuals: &str) -> String 
                 format!("(ended at {})", value(e.value, unit)),
             )
         };
-        out += &format!("{name:<14} {est:>14} {se:>12}  {ci:<29} {}\n", verdict(e));
+        out += &format!("{name:<14} {est:>16} {se:>12}  {ci:<33} {}\n", verdict(e));
     }
     let k = s.estimates.len();
     let mut pairs = Vec::new();
@@ -98,7 +110,7 @@ pub fn text(title: &str, result: &FitResult, unit_of_residuals: &str) -> String 
         }
     }
     out += &format!(
-        "\ncondition number of the scaled JᵀJ: {:.3e} (above 1e8 some direction is not \
+        "\ncondition number of the column-scaled JᵀJ: {:.3e} (above 1e8 some direction is not \
          determined)\n",
         s.condition
     );
