@@ -1,19 +1,29 @@
 //! The `tribolab` binary: the desktop laboratory without arguments, the CLI with them.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        None => open_gui(None, false),
+        None => open_gui(None, false, None),
         Some("gui") if args.iter().any(|a| a == "--baseline") => open_baseline(),
         Some("gui") => {
-            // `tribolab gui [--frame-stats] [PRESET.ron]`
+            // `tribolab gui [--frame-stats] [--fit DATA] [PRESET.ron]`
             let frame_stats = args.iter().any(|a| a == "--frame-stats");
-            let preset_arg = args[1..].iter().find(|a| *a != "--frame-stats");
-            match preset_arg.map(|a| tribolab::cli::load_preset_arg(a)) {
-                None => open_gui(None, frame_stats),
-                Some(Ok(p)) => open_gui(Some(p), frame_stats),
+            let fit_at = args.iter().position(|a| a == "--fit");
+            let fit_data = fit_at.and_then(|i| args.get(i + 1)).map(PathBuf::from);
+            if fit_at.is_some() && fit_data.is_none() {
+                eprintln!("error: --fit needs the measurement file");
+                return ExitCode::from(2);
+            }
+            let preset_arg = args[1..]
+                .iter()
+                .enumerate()
+                .find(|(i, a)| *a != "--frame-stats" && *a != "--fit" && fit_at != Some(*i));
+            match preset_arg.map(|(_, a)| tribolab::cli::load_preset_arg(a)) {
+                None => open_gui(None, frame_stats, fit_data),
+                Some(Ok(p)) => open_gui(Some(p), frame_stats, fit_data),
                 Some(Err(e)) => {
                     eprintln!("error: {e}");
                     ExitCode::FAILURE
@@ -33,8 +43,12 @@ fn main() -> ExitCode {
 }
 
 #[cfg(feature = "gui")]
-fn open_gui(preset: Option<tribolab::preset::Preset>, frame_stats: bool) -> ExitCode {
-    tribolab::gui::run_app(preset, frame_stats)
+fn open_gui(
+    preset: Option<tribolab::preset::Preset>,
+    frame_stats: bool,
+    fit_data: Option<PathBuf>,
+) -> ExitCode {
+    tribolab::gui::run_app(preset, frame_stats, fit_data)
 }
 
 /// `tribolab gui --baseline`: an empty window with frame statistics (the rasteriser's floor).
@@ -51,11 +65,15 @@ fn open_baseline() -> ExitCode {
 
 #[cfg(not(feature = "gui"))]
 fn open_baseline() -> ExitCode {
-    open_gui(None, false)
+    open_gui(None, false, None)
 }
 
 #[cfg(not(feature = "gui"))]
-fn open_gui(_preset: Option<tribolab::preset::Preset>, _frame_stats: bool) -> ExitCode {
+fn open_gui(
+    _preset: Option<tribolab::preset::Preset>,
+    _frame_stats: bool,
+    _fit_data: Option<PathBuf>,
+) -> ExitCode {
     eprintln!("this tribolab was built without the `gui` feature; see `tribolab help`");
     ExitCode::from(2)
 }

@@ -30,7 +30,8 @@ tribolab — a laboratory for dry friction and stick–slip dynamics
 
 USAGE:
     tribolab                       open the desktop laboratory
-    tribolab gui [PRESET.ron]      open it with a preset (--frame-stats: frame timings on stderr)
+    tribolab gui [PRESET.ron]      open it with a preset (--frame-stats: frame timings on stderr;
+                   [--fit DATA.csv]  --fit: a friction measurement opened in the Fit tab)
     tribolab gui --baseline        an empty window with frame timings: this machine's floor
     tribolab run PRESET.ron [--duration SECONDS] [--set PATH=VALUE]... [--out FILE.csv]
                    [--summary] [--stats]

@@ -37,6 +37,8 @@ pub struct AppOptions {
     /// and one fill of the window costs about as much as an empty egui frame; a test renderer
     /// clears to transparent, so there the panels paint their background).
     pub panels_on_clear: bool,
+    /// A friction measurement to open in the Fit tab (`tribolab gui --fit DATA`).
+    pub fit_data: Option<PathBuf>,
 }
 
 impl Default for AppOptions {
@@ -48,6 +50,7 @@ impl Default for AppOptions {
             dialogs: Box::new(NativeDialogs),
             frame_stats: false,
             panels_on_clear: false,
+            fit_data: None,
         }
     }
 }
@@ -233,6 +236,10 @@ impl TriboApp {
             panels_on_clear: opts.panels_on_clear,
         };
         app.run.running = opts.start_running;
+        if let Some(path) = &opts.fit_data {
+            app.open_fit_file(path);
+            app.session.view.tab = super::session::Tab::Fit;
+        }
         let ctx = cc.egui_ctx.clone();
         match WorkerHandle::spawn(
             app.session.preset.clone(),

@@ -57,6 +57,7 @@ impl TriboApp {
                 DialogKind::ImportCsv => self.open_csv_file(&path),
                 DialogKind::SaveMapCsv => self.save_map_csv_to(path),
                 DialogKind::SaveMapFigure => self.save_map_figure_to(path),
+                DialogKind::FitData => self.open_fit_file(&path),
             },
         }
     }

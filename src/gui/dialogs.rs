@@ -23,6 +23,8 @@ pub enum DialogKind {
     SaveMapCsv,
     /// Choose where to save the regime map as a figure (SVG).
     SaveMapFigure,
+    /// Choose a friction measurement (CSV) to fit a law to.
+    FitData,
 }
 
 impl DialogKind {
@@ -35,6 +37,7 @@ impl DialogKind {
             DialogKind::ImportCsv => "Import measured series",
             DialogKind::SaveMapCsv => "Save the regime map as CSV",
             DialogKind::SaveMapFigure => "Save the regime map as a figure (SVG)",
+            DialogKind::FitData => "Open a friction measurement",
         }
     }
 
@@ -44,7 +47,7 @@ impl DialogKind {
             DialogKind::ExportCsv | DialogKind::SaveMapCsv => ("CSV", &["csv"]),
             DialogKind::SaveMapFigure => ("SVG image", &["svg"]),
             DialogKind::ExportPng => ("PNG image", &["png"]),
-            DialogKind::ImportCsv => ("CSV", &["csv", "txt", "tsv"]),
+            DialogKind::ImportCsv | DialogKind::FitData => ("CSV", &["csv", "txt", "tsv"]),
         }
     }
 

@@ -36,7 +36,11 @@ static LAUNCHED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::
 
 /// Opens the window (blocking until it is closed); `frame_stats` prints frame timings to
 /// stderr once a second.
-pub fn run_app(preset: Option<Preset>, frame_stats: bool) -> ExitCode {
+pub fn run_app(
+    preset: Option<Preset>,
+    frame_stats: bool,
+    fit_data: Option<std::path::PathBuf>,
+) -> ExitCode {
     let _ = LAUNCHED.set(std::time::Instant::now());
     let icon = eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon.png")).ok();
     let mut viewport = baseline::viewport();
@@ -58,6 +62,7 @@ pub fn run_app(preset: Option<Preset>, frame_stats: bool) -> ExitCode {
                 preset: preset.clone(),
                 frame_stats,
                 panels_on_clear: true,
+                fit_data: fit_data.clone(),
                 ..AppOptions::default()
             };
             Ok(Box::new(TriboApp::with_options(cc, opts)))

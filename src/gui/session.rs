@@ -46,11 +46,13 @@ pub enum Tab {
     FrictionSweep,
     /// Velocity steps and holds of a load-point programme: friction record, healing curve.
     LoadPoint,
+    /// A friction law fitted to a measurement: measured against fitted, residuals, estimates.
+    Fit,
 }
 
 impl Tab {
     /// All tabs in display order.
-    pub const ALL: [Tab; 15] = [
+    pub const ALL: [Tab; 16] = [
         Tab::Grid,
         Tab::Traces,
         Tab::Phase,
@@ -66,6 +68,7 @@ impl Tab {
         Tab::Events,
         Tab::FrictionSweep,
         Tab::LoadPoint,
+        Tab::Fit,
     ];
 
     /// Whether the view draws the simulation's history (the analysis views draw results).
@@ -101,6 +104,7 @@ impl Tab {
             Tab::Events => "Slip events",
             Tab::FrictionSweep => "Friction sweep",
             Tab::LoadPoint => "Steps & holds",
+            Tab::Fit => "Fit",
         }
     }
 }

@@ -44,6 +44,7 @@ pub fn window_with(
                 dialogs: Box::new(dialogs),
                 frame_stats: false,
                 panels_on_clear: false,
+                fit_data: None,
             },
         )
     })
@@ -67,6 +68,7 @@ pub fn window_with_preset(
                 }),
                 frame_stats: false,
                 panels_on_clear: false,
+                fit_data: None,
             },
         )
     })

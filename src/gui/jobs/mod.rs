@@ -12,6 +12,7 @@
 //! the series pipeline have no cancel points inside the core, so a cancelled one finishes its
 //! computation and its result is dropped.
 
+mod fit;
 mod lyapunov;
 mod run;
 
@@ -31,6 +32,7 @@ use crate::analysis::{FloquetOptions, Spectrum as AmplitudeSpectrum};
 use crate::preset::Preset;
 use crate::systems::ThermalFriction;
 
+pub use fit::{FitJob, FitOutput};
 pub use lyapunov::LyapunovSnapshot;
 
 /// Capacity of the thread → window channel, in messages.
@@ -112,6 +114,8 @@ pub enum Job {
         /// Settings.
         options: PipelineOptions,
     },
+    /// A friction law fitted to a force measurement.
+    Fit(Box<FitJob>),
 }
 
 impl Job {
@@ -124,6 +128,7 @@ impl Job {
             Job::FrictionSweep { .. } => JobKind::FrictionSweep,
             Job::RegimeMap { .. } => JobKind::RegimeMap,
             Job::Series { .. } => JobKind::Series,
+            Job::Fit(_) => JobKind::Fit,
         }
     }
 }
@@ -143,6 +148,8 @@ pub enum JobKind {
     RegimeMap,
     /// Series pipeline.
     Series,
+    /// Friction law fit.
+    Fit,
 }
 
 impl JobKind {
@@ -155,6 +162,7 @@ impl JobKind {
             JobKind::FrictionSweep => "friction sweep",
             JobKind::RegimeMap => "regime map",
             JobKind::Series => "series analysis",
+            JobKind::Fit => "friction fit",
         }
     }
 }
@@ -255,6 +263,13 @@ pub enum JobMsg {
         /// The result.
         result: Box<SeriesResult>,
     },
+    /// A finished fit.
+    Fit {
+        /// Job id.
+        id: u64,
+        /// The fit with what the tab draws.
+        output: Box<FitOutput>,
+    },
     /// The job failed.
     Failed {
         /// Job id.
@@ -282,6 +297,7 @@ impl JobMsg {
             | JobMsg::MapCell { id, .. }
             | JobMsg::RegimeMap { id, .. }
             | JobMsg::Series { id, .. }
+            | JobMsg::Fit { id, .. }
             | JobMsg::Failed { id, .. }
             | JobMsg::Cancelled { id } => *id,
         }

@@ -1,5 +1,5 @@
-//! The bodies of the Floquet, sweep, friction-sweep and series jobs (the Lyapunov job has its
-//! own file).
+//! The bodies of the Floquet, sweep, friction-sweep and series jobs (the Lyapunov and fit jobs
+//! have their own files).
 
 use super::{FrictionSweepResult, Job, JobMsg, Reply, SeriesInput, SeriesResult};
 use crate::analysis::activated_friction::fit_speed_sweep;
@@ -25,6 +25,7 @@ pub(super) fn run(job: Job, reply: &Reply) {
         Job::FrictionSweep { preset, spec } => friction_job(&preset, spec, reply),
         Job::RegimeMap { preset, spec } => map_job(&preset, &spec, reply),
         Job::Series { input, options } => series_job(*input, &options, reply),
+        Job::Fit(job) => super::fit::run(*job, reply),
     }
 }
 

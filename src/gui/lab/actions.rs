@@ -18,7 +18,7 @@ use super::{ActiveJob, MapView, PickedValue, SeriesSource, SweepView};
 
 impl TriboApp {
     /// Submits a job, replacing (cancelling) the one in progress.
-    fn submit(&mut self, job: Job) {
+    pub(super) fn submit(&mut self, job: Job) {
         let kind = job.kind();
         let Some(handle) = self.lab.handle.as_mut() else {
             self.lab.set_outcome(

@@ -3,6 +3,7 @@
 //! until a job of the same kind replaces them; messages of superseded jobs are ignored.
 
 mod actions;
+pub mod fit;
 pub mod import;
 pub mod series;
 pub mod settings;
@@ -21,7 +22,7 @@ pub use import::{ImportDialog, ImportedSeries};
 pub use settings::{LabSettings, SeriesSource};
 
 use super::jobs::{
-    AnalysisHandle, FrictionSweepResult, JobKind, JobMsg, LyapunovSnapshot, SeriesResult,
+    AnalysisHandle, FitOutput, FrictionSweepResult, JobKind, JobMsg, LyapunovSnapshot, SeriesResult,
 };
 
 /// A number to six significant digits for display (measured time steps and swept values are
@@ -136,6 +137,10 @@ pub struct Lab {
     pub(super) series: Option<SeriesResult>,
     pub(super) imported: Option<ImportedSeries>,
     pub(super) import: Option<ImportDialog>,
+    /// The Fit tab's file and choices.
+    pub(super) fit_setup: fit::FitSetup,
+    /// The latest fit.
+    pub(super) fit: Option<FitOutput>,
     /// Last failure or cancellation of each kind, in words.
     pub(super) outcome: Vec<(JobKind, String)>,
     pub(super) picked: Option<PickedValue>,
@@ -189,6 +194,16 @@ impl Lab {
     /// The imported series.
     pub fn imported(&self) -> Option<&ImportedSeries> {
         self.imported.as_ref()
+    }
+
+    /// The Fit tab's file and choices.
+    pub fn fit_setup(&self) -> &fit::FitSetup {
+        &self.fit_setup
+    }
+
+    /// The latest fit.
+    pub fn fit(&self) -> Option<&FitOutput> {
+        self.fit.as_ref()
     }
 
     /// The import window, when open.
@@ -300,6 +315,10 @@ impl Lab {
             }
             JobMsg::Series { result, .. } => {
                 self.series = Some(*result);
+                self.active = None;
+            }
+            JobMsg::Fit { output, .. } => {
+                self.fit = Some(*output);
                 self.active = None;
             }
             JobMsg::Failed { message, .. } => {

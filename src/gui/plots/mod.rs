@@ -7,6 +7,7 @@ mod attractor3d;
 mod bifurcation;
 mod embedding;
 mod events;
+mod fit;
 mod floquet;
 mod friction_sweep;
 mod friction_velocity;
@@ -144,6 +145,7 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
         Tab::Events => events::show(app, ui, reset),
         Tab::FrictionSweep => friction_sweep::show(app, ui, reset),
         Tab::LoadPoint => load_point::show(app, ui, reset),
+        Tab::Fit => fit::show(app, ui, reset),
     }
 }
 
