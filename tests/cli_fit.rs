@@ -23,18 +23,20 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// LuGre at 2 N behind a sinusoidal position of ±0.8 mm at 0.5 Hz, 6 s, steps of 2–4 ms,
-/// friction with 5 mN of noise; written as a lab's file in µN and mm.
-fn tribometer_file(path: &std::path::Path) {
+/// A lab's recording of LuGre at 2 N: a sinusoidal position of amplitude `amplitude_mm` at
+/// `frequency_hz`, 6 s, steps of 2–4 ms, friction with 5 mN of noise, written tab-separated in
+/// µN and mm with a comment line.
+fn tribometer_file(path: &std::path::Path, amplitude_mm: f64, frequency_hz: f64) {
     let mut rng = SplitMix64::new(42);
     let mut t = vec![0.0];
     while *t.last().expect("non-empty") < 6.0 {
         let last = *t.last().expect("non-empty");
         t.push(last + 2e-3 + 2e-3 * rng.uniform_open());
     }
-    let w = std::f64::consts::TAU * 0.5;
-    let x: Vec<f64> = t.iter().map(|t| 8e-4 * (w * t).sin()).collect();
-    let v: Vec<f64> = t.iter().map(|t| 8e-4 * w * (w * t).cos()).collect();
+    let w = std::f64::consts::TAU * frequency_hz;
+    let a = amplitude_mm * 1e-3;
+    let x: Vec<f64> = t.iter().map(|t| a * (w * t).sin()).collect();
+    let v: Vec<f64> = t.iter().map(|t| a * w * (w * t).cos()).collect();
     let n = t.len();
     let load: Vec<f64> = (0..n)
         .map(|i| 2.0 + 0.05 * (i as f64 * 0.01).sin())
@@ -50,7 +52,10 @@ fn tribometer_file(path: &std::path::Path) {
     });
     // Nominal load 2 N: the law's forces are those at 2 N.
     let f = force_along(law.build(), rec, 2.0, 1e-10).expect("runs");
-    let mut text = String::from("# bench run 17, ball on flat\ntime\tFn\tpos\tFf\n");
+    let mut text = String::from(
+        "# ball on flat, synthetic: LuGre F_C = 1 N, F_S = 1.4 N, v_S = 1 mm/s, sigma2 = 0.5 N s/m \
+         at 2 N, 5 mN noise (tests/cli_fit.rs)\ntime\tFn\tpos\tFf\n",
+    );
     for i in 0..n {
         // A load cell reads the friction that resists the motion: −F on the body.
         let ff = -f[i] + 5e-3 * rng.normal();
@@ -65,11 +70,21 @@ fn tribometer_file(path: &std::path::Path) {
     std::fs::write(path, text).expect("write");
 }
 
+/// The worked example of the README (`docs/examples/ball_on_flat.tsv`): 20 mm at 1 Hz.
+/// Regenerate with `cargo test --test cli_fit -- --ignored write_the_worked_example`.
+#[test]
+#[ignore = "writes docs/examples/ball_on_flat.tsv"]
+fn write_the_worked_example() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
+    std::fs::create_dir_all(&dir).expect("dir");
+    tribometer_file(&dir.join("ball_on_flat.tsv"), 20.0, 1.0);
+}
+
 #[test]
 fn a_tribometer_file_goes_to_a_fitted_law_with_intervals_and_a_preset() {
     let dir = temp_dir("law");
     let data = dir.join("bench.tsv");
-    tribometer_file(&data);
+    tribometer_file(&data, 0.8, 0.5);
     let out = dir.join("fitted.ron");
     let o = tribolab(&[
         "fit",
@@ -132,7 +147,7 @@ fn a_tribometer_file_goes_to_a_fitted_law_with_intervals_and_a_preset() {
 fn bad_columns_and_units_are_named() {
     let dir = temp_dir("errors");
     let data = dir.join("bench.tsv");
-    tribometer_file(&data);
+    tribometer_file(&data, 0.8, 0.5);
     let path = data.to_str().expect("utf-8");
     let o = tribolab(&[
         "fit",
@@ -168,4 +183,52 @@ fn bad_columns_and_units_are_named() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no parameter `sigma9`"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The README's worked example, as printed there: every true value inside its interval.
+#[test]
+fn the_worked_example_of_the_readme_recovers_the_truth() {
+    let data =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples/ball_on_flat.tsv");
+    let o = tribolab(&[
+        "fit",
+        data.to_str().expect("utf-8"),
+        "--law",
+        "lugre",
+        "--columns",
+        "time=time:s,position=pos:mm,load=Fn:uN,force=Ff:uN",
+        "--free",
+        "f_c,f_s,v_s,sigma2,sigma0",
+        "--nominal-load",
+        "2",
+        "--json",
+    ]);
+    let json = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{json}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for (key, truth) in [
+        ("f_c", 1.0),
+        ("f_s", 1.4),
+        ("v_s", 1e-3),
+        ("sigma2", 0.5),
+        ("sigma0", 1e5),
+    ] {
+        let at = json
+            .find(&format!("\"key\": \"{key}\""))
+            .unwrap_or_else(|| panic!("{key} in {json}"));
+        let rest = &json[at..];
+        let interval = &rest[rest.find("\"interval_95\": [").expect("interval") + 16..];
+        let interval = &interval[..interval.find(']').expect("closing bracket")];
+        let bounds: Vec<f64> = interval
+            .split(',')
+            .map(|x| x.trim().parse().expect("number"))
+            .collect();
+        assert!(
+            bounds[0] <= truth && truth <= bounds[1],
+            "{key}: {truth} outside {bounds:?}"
+        );
+    }
 }
