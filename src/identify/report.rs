@@ -120,6 +120,25 @@ pub fn text(title: &str, result: &FitResult, unit_of_residuals: &str) -> String 
             pairs.join(", ")
         );
     }
+    if k > 1 {
+        out += "\ncorrelation matrix (— where a parameter is not determined)\n";
+        out += &format!("{:<10}", "");
+        for e in &s.estimates {
+            out += &format!("{:>9}", e.param.key);
+        }
+        out += "\n";
+        for (a, row) in s.correlation.iter().enumerate() {
+            out += &format!("{:<10}", s.estimates[a].param.key);
+            for r in row {
+                if r.is_finite() {
+                    out += &format!("{r:>9.4}");
+                } else {
+                    out += &format!("{:>9}", "—");
+                }
+            }
+            out += "\n";
+        }
+    }
     out
 }
 
