@@ -73,6 +73,14 @@ fn a_measurement_is_fitted_in_the_window_and_its_values_used() {
     assert_eq!(h.state().session().view.tab, Tab::Fit);
     h.get_by_label_contains("Load a measurement file first.");
 
+    // An unreadable file is a message; nothing is loaded.
+    h.get_by_role_and_label(Role::TextInput, "Measurement file")
+        .set_text_value_accesskit(dir.join("missing.csv").to_str().expect("utf-8"));
+    h.run_steps(2);
+    h.get_by_label("Load").click();
+    h.run_steps(3);
+    assert!(h.state().analysis().fit_setup().file.is_none());
+    h.get_by_label_contains("missing.csv: cannot read");
     h.get_by_role_and_label(Role::TextInput, "Measurement file")
         .set_text_value_accesskit(file.to_str().expect("utf-8"));
     h.run_steps(2);
@@ -120,11 +128,39 @@ fn a_measurement_is_fitted_in_the_window_and_its_values_used() {
     }
     h.get_by_label_contains("95 % interval");
     h.get_by_label_contains("residual RMS");
+    h.get_by_label("Correlations of the estimates").click();
+    h.run_steps(2);
+    assert_eq!(h.query_all_by_label("+1.000").count(), 2, "the diagonal");
 
     h.get_by_label("Use these values").click();
     h.run_steps(3);
     let law = h.state().session().preset.law.params();
     let f_c = law.get("f_c").expect("key");
     assert!((f_c - 0.8).abs() < 0.01, "F_C in the session: {f_c}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// File → Import measured series, then "Fit a law to this file instead": the Fit tab opens
+/// with the file read and its columns guessed.
+#[test]
+fn an_imported_file_goes_to_the_fit_tab() {
+    let dir = temp_dir("fit-import");
+    let file = dir.join("measured.csv");
+    write_measurement(&file);
+    let mut h = gui_common::window(egui::vec2(1400.0, 900.0), false, vec![Some(file.clone())]);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Import measured series (CSV)…").click();
+    run_until(&mut h, 10.0, |app| app.analysis().import_dialog().is_some());
+    h.run_steps(2);
+    h.get_by_label("Fit a law to this file instead").click();
+    h.run_steps(3);
+    assert_eq!(h.state().session().view.tab, Tab::Fit);
+    assert!(h.state().analysis().import_dialog().is_none());
+    let setup = h.state().analysis().fit_setup();
+    assert_eq!(
+        setup.file.as_ref().map(|f| f.names.clone()),
+        Some(vec!["time".into(), "velocity".into(), "friction".into()])
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

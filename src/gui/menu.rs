@@ -29,6 +29,15 @@ pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
                 ui.close();
                 app.import_csv_dialog(ui.ctx());
             }
+            if ui
+                .button("Fit a law to a friction measurement…")
+                .on_hover_text("Opens the Fit tab and asks for the file")
+                .clicked()
+            {
+                ui.close();
+                app.set_tab(super::session::Tab::Fit);
+                app.ask_file(ui.ctx(), super::dialogs::DialogKind::FitData, "");
+            }
             ui.separator();
             if ui.button("Export traces (CSV)…").clicked() {
                 ui.close();

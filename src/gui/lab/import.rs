@@ -132,6 +132,7 @@ impl ImportDialog {
 enum Action {
     None,
     Import,
+    Fit,
     Close,
 }
 
@@ -174,6 +175,12 @@ impl TriboApp {
                 }
                 Err(e) => dialog.check = Err(e),
             },
+            Action::Fit => {
+                let path = dialog.path.clone();
+                self.lab.import = None;
+                self.open_fit_file(&path);
+                self.session.view.tab = Tab::Fit;
+            }
             Action::Close => self.lab.import = None,
             Action::None if !open => self.lab.import = None,
             Action::None => {}
@@ -263,6 +270,16 @@ fn contents(d: &mut ImportDialog, ui: &mut egui::Ui) -> Action {
             .clicked()
         {
             action = Action::Import;
+        }
+        if ui
+            .button("Fit a law to this file instead")
+            .on_hover_text(
+                "Open the file in the Fit tab, to fit a friction law to its velocity, load and \
+                 force columns",
+            )
+            .clicked()
+        {
+            action = Action::Fit;
         }
         if ui.button("Cancel import").clicked() {
             action = Action::Close;

@@ -255,6 +255,7 @@ fn results(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     );
     ui.label(summary);
     estimates_table(ui, out);
+    correlations(ui, out);
     ui.add_space(6.0);
     let mut use_values = false;
     ui.horizontal(|ui| {
@@ -314,6 +315,39 @@ fn estimates_table(ui: &mut egui::Ui, out: &FitOutput) {
                 });
                 ui.end_row();
             }
+        });
+}
+
+/// The correlation matrix, folded away by default (pairs above 0.99 are in the verdicts).
+fn correlations(ui: &mut egui::Ui, out: &FitOutput) {
+    let s = &out.result.statistics;
+    if s.estimates.len() < 2 {
+        return;
+    }
+    egui::CollapsingHeader::new("Correlations of the estimates")
+        .default_open(false)
+        .show(ui, |ui| {
+            egui::Grid::new("fit_correlations")
+                .striped(true)
+                .spacing([12.0, 2.0])
+                .show(ui, |ui| {
+                    ui.label("");
+                    for e in &s.estimates {
+                        ui.strong(&e.param.symbol);
+                    }
+                    ui.end_row();
+                    for (a, row) in s.correlation.iter().enumerate() {
+                        ui.strong(&s.estimates[a].param.symbol);
+                        for r in row {
+                            ui.label(if r.is_finite() {
+                                format!("{r:+.3}")
+                            } else {
+                                "—".into()
+                            });
+                        }
+                        ui.end_row();
+                    }
+                });
         });
 }
 
