@@ -307,3 +307,47 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod landing {
+    use super::*;
+    use crate::laws::LawConfig;
+
+    /// Every sample time is reached exactly (the force is read there): each is a breakpoint.
+    #[test]
+    fn runs_stop_exactly_on_every_sample() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut t = vec![0.0];
+        for _ in 0..2000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let last = t[t.len() - 1];
+            t.push(last + 1e-3 * (0.3 + (state % 1000) as f64 / 1000.0));
+        }
+        let n = t.len();
+        let rec = std::sync::Arc::new(Recording {
+            v_mps: t.iter().map(|t| 0.01 * (20.0 * t).sin()).collect(),
+            load_n: vec![1.0; n],
+            t_s: t.clone(),
+        });
+        let rig = SampledMotion::new(LawConfig::LuGre(Default::default()).build(), rec, 1.0);
+        let y0 = rig.initial_state();
+        let mut sim = Simulation::new(
+            Box::new(rig),
+            y0,
+            0.0,
+            DriverSettings {
+                method: Method::Auto,
+                rtol: 1e-8,
+                rk4_dt_s: 1e-5,
+                output_interval_s: 10.0,
+            },
+        )
+        .expect("starts");
+        for &ti in &t[1..] {
+            sim.advance(ti, &mut NullSink).expect("runs");
+            assert_eq!(sim.time_s(), ti);
+        }
+    }
+}

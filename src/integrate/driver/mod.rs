@@ -376,11 +376,16 @@ impl Simulation {
         let fixed = self.stepper.fixed_step().is_some();
         let h_max = self.model.max_step_s(t);
         let mut h = if fixed { self.h } else { self.h.min(h_max) };
-        // End the step on the next breakpoint of the model's time inputs (never a sliver).
+        // End the step on the next breakpoint of the model's time inputs (never a sliver), at
+        // exactly its time: `t + (b − t)` can miss `b` by an ulp, and a run then short of `b`
+        // by less than the sliver limit would step past it next time.
+        let mut landing = None;
         if !fixed {
-            let to_break = self.model.next_breakpoint_s(t) - t;
+            let next = self.model.next_breakpoint_s(t);
+            let to_break = next - t;
             if to_break > 1e-12 * t.abs().max(1.0) && to_break < h * 1.01 {
                 h = to_break;
+                landing = Some(next);
             }
         }
         let order = self.stepper.order() as f64;
@@ -414,7 +419,10 @@ impl Simulation {
         self.stats.steps += 1;
         self.guard_progress(t)?;
         self.dense_ready = false;
-        let t_new = t + h;
+        let t_new = match landing {
+            Some(b) if !rejected => b,
+            _ => t + h,
+        };
         let y_new = std::mem::take(&mut self.y_new);
         let result = self.finish_step(t, h, t_new, &y_new, sink);
         self.y_new = y_new;
