@@ -496,3 +496,73 @@ fn a_static_coefficient_from_sliding_data_is_not_determined() {
     );
     assert_eq!(tribolab::identify::kept_values(&result)[0], 0.4);
 }
+
+/// No spare data, no errors: as many samples as free parameters is refused, not reported with
+/// intervals of zero width.
+#[test]
+fn a_fit_without_spare_data_is_refused() {
+    let law = tustin(0.45, 0.3, 5e-3, 0.5).build();
+    let v = vec![0.01, 0.05];
+    let clean: Vec<f64> = v.iter().map(|&v| law.steady_force(v, 10.0, 1.0)).collect();
+    let data = ForceData {
+        name: "two samples".into(),
+        t_s: vec![0.0, 1.0],
+        load_n: vec![10.0; 2],
+        v_mps: v,
+        force_n: clean,
+        sigma_n: None,
+        velocity: VelocitySource::Recorded,
+    };
+    let problem = LawFit::new(
+        tustin(0.4, 0.25, 5e-3, 0.5),
+        &["mu_s", "mu_c"],
+        vec![data],
+        LawFitOptions::default(),
+    )
+    .expect("valid");
+    let err = fit(
+        &problem,
+        &problem.free_params(),
+        &[],
+        LmSettings::default(),
+        LmControl::default(),
+    )
+    .expect_err("refused");
+    assert!(
+        err.to_string().contains("2 residuals cannot determine 2"),
+        "{err}"
+    );
+}
+
+/// A linear parameter started a billion times below its value: the difference step follows
+/// the value (`h·max(|z|, 1)` in `z = p/|p₀|`), so the fit still finds and determines it.
+#[test]
+fn a_parameter_started_far_below_its_value_is_still_determined() {
+    let law = tustin(0.45, 0.3, 5e-3, 0.5).build();
+    let (t, v) = stribeck_samples(30, -1.0);
+    let clean: Vec<f64> = v.iter().map(|&v| law.steady_force(v, 10.0, 1.0)).collect();
+    let data = ForceData {
+        name: "viscous".into(),
+        t_s: t,
+        load_n: vec![10.0; v.len()],
+        v_mps: v,
+        force_n: noisy(&clean, 0.01, 21),
+        sigma_n: None,
+        velocity: VelocitySource::Recorded,
+    };
+    let problem = LawFit::new(
+        tustin(0.45, 0.3, 5e-3, 5e-10),
+        &["mu_c", "viscous"],
+        vec![data],
+        LawFitOptions::default(),
+    )
+    .expect("valid");
+    let result = run(&problem, &problem.free_params());
+    let c = &result.statistics.estimates[1];
+    assert!(c.is_determined(), "{c:?}");
+    assert!(
+        inside(&result, &[0.3, 0.5]).iter().all(|&b| b),
+        "{:?}",
+        result.statistics.estimates
+    );
+}

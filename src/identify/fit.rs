@@ -43,13 +43,20 @@ pub fn fit(
     control: LmControl<'_>,
 ) -> Result<FitResult, LmError> {
     let all: Vec<usize> = (0..params.len()).collect();
-    let stages: Vec<&[usize]> = if stages.is_empty() {
+    let stages: Vec<&[usize]> = if stages.iter().all(Vec::is_empty) {
         vec![all.as_slice()]
     } else {
-        stages.iter().map(Vec::as_slice).collect()
+        stages
+            .iter()
+            .filter(|s| !s.is_empty())
+            .map(Vec::as_slice)
+            .collect()
     };
     let mut current: Vec<FreeParam> = params.to_vec();
     let n = problem.n_residuals();
+    if n <= params.len() {
+        return Err(LmError::TooFewData { n, k: params.len() });
+    }
     let mut r = vec![0.0; n];
     let p0: Vec<f64> = current.iter().map(|p| p.start).collect();
     problem.residuals(&p0, &mut r).map_err(LmError::Start)?;
@@ -69,8 +76,8 @@ pub fn fit(
         outcomes.push(outcome);
     }
     let p: Vec<f64> = current.iter().map(|q| q.start).collect();
-    problem.residuals(&p, &mut r).map_err(LmError::Start)?;
-    let j = jacobian_z(problem, params, &p).map_err(LmError::Start)?;
+    problem.residuals(&p, &mut r).map_err(LmError::End)?;
+    let j = jacobian_z(problem, params, &p).map_err(LmError::End)?;
     let statistics = statistics(params, &p, &r, &j);
     Ok(FitResult {
         stages: outcomes,

@@ -41,11 +41,12 @@ pub struct ForceColumns {
     pub velocity: Option<ColumnSpec>,
     /// the position to differentiate when no velocity is recorded.
     pub position: Option<ColumnSpec>,
-    /// Normal load (`None`: constant, [`ForceOptions::constant_load_n`]).
+    /// Normal load, taken by magnitude (`None`: constant, [`ForceOptions::constant_load_n`]).
     pub load: Option<ColumnSpec>,
     /// Friction force.
     pub force: Option<ColumnSpec>,
-    /// Standard deviation of each force sample (weights `1/σ²`), in the force's unit.
+    /// Standard deviation of each force sample (weights `1/σ²`), in the force's unit unless
+    /// it names its own.
     pub sigma: Option<ColumnSpec>,
 }
 
@@ -187,13 +188,26 @@ impl ForceData {
                 ));
             }
         };
+        // By magnitude: a load cell may record compression as negative.
         let load_n = match &columns.load {
-            Some(spec) => column(spec, Quantity::Force)?,
-            None => vec![options.constant_load_n; t_s.len()],
+            Some(spec) => column(spec, Quantity::Force)?
+                .into_iter()
+                .map(f64::abs)
+                .collect(),
+            None => vec![options.constant_load_n.abs(); t_s.len()],
         };
         let sigma_n = match &columns.sigma {
             Some(spec) => {
-                let s = column(spec, Quantity::Force)?;
+                // Without a unit of its own, in the force's unit.
+                let spec = ColumnSpec {
+                    unit: if spec.unit.is_empty() {
+                        force_spec.unit.clone()
+                    } else {
+                        spec.unit.clone()
+                    },
+                    ..spec.clone()
+                };
+                let s = column(&spec, Quantity::Force)?;
                 if let Some(i) = s.iter().position(|s| !(*s > 0.0 && s.is_finite())) {
                     return Err(format!(
                         "{file}: column `{}` row {}: a standard deviation must be a positive \
@@ -230,5 +244,41 @@ impl ForceData {
     /// Mean absolute normal load [N] (the nominal load a fit refers force parameters to).
     pub fn mean_load_n(&self) -> f64 {
         self.load_n.iter().map(|n| n.abs()).sum::<f64>() / self.len().max(1) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::measured::{CsvSelection, parse_csv};
+
+    /// A load cell that records compression as negative gives positive loads; a sigma column
+    /// without a unit is in the force's unit; the resisting force is negated.
+    #[test]
+    fn loads_by_magnitude_sigma_in_the_force_unit() {
+        let text = "t,v,Fn,Ff,s\n0,1,-2000,500,10\n0.1,2,-2100,600,20\n";
+        let names = ["v", "Fn", "Ff", "s"];
+        let table = parse_csv(
+            text,
+            "lab.csv",
+            CsvSelection {
+                time: Some("t"),
+                columns: &names,
+            },
+        )
+        .expect("parses");
+        let columns = ForceColumns {
+            time: None,
+            velocity: Some(ColumnSpec::parse("v:mm/s")),
+            position: None,
+            load: Some(ColumnSpec::parse("Fn:mN")),
+            force: Some(ColumnSpec::parse("Ff:mN")),
+            sigma: Some(ColumnSpec::parse("s")),
+        };
+        let d = ForceData::from_table(&table, &columns, ForceOptions::default()).expect("ok");
+        assert_eq!(d.load_n, vec![2.0, 2.1]);
+        assert_eq!(d.force_n, vec![-0.5, -0.6]);
+        assert_eq!(d.v_mps, vec![1e-3, 2e-3]);
+        assert_eq!(d.sigma_n, Some(vec![0.01, 0.02]));
     }
 }

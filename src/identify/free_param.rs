@@ -78,9 +78,17 @@ impl FreeParam {
         if self.log { p.ln() } else { p / self.scale() }
     }
 
-    /// The value at `z`.
+    /// The value at `z`, kept inside the range (`exp(ln 10)` rounds above 10).
     pub fn p_of(&self, z: f64) -> f64 {
-        if self.log { z.exp() } else { z * self.scale() }
+        let p = if self.log { z.exp() } else { z * self.scale() };
+        p.clamp(self.min, self.max)
+    }
+
+    /// The difference step in `z` for a base step `h`: `h` for a logarithmic parameter (a
+    /// relative step), `h·max(|z|, 1)` for a linear one, so the step follows the value when
+    /// it has grown far beyond its start (`z = p/|p₀|`).
+    pub fn z_step(&self, z: f64, h: f64) -> f64 {
+        if self.log { h } else { h * z.abs().max(1.0) }
     }
 
     /// `dp/dz` at `z`.

@@ -76,8 +76,11 @@ impl LawFit {
             .iter()
             .map(|key| free_meta(info.meta, info.key, key))
             .collect::<Result<Vec<_>, _>>()?;
-        if data.iter().all(ForceData::is_empty) {
-            return Err("the data hold no samples".into());
+        if let Some(d) = data.iter().find(|d| d.is_empty()) {
+            return Err(format!("{}: the data hold no samples", d.name));
+        }
+        if data.is_empty() {
+            return Err("no data given".into());
         }
         let n_samples: usize = data.iter().map(ForceData::len).sum();
         let mean_load = data

@@ -68,6 +68,9 @@ pub struct LmOutcome {
     pub termination: String,
     /// Residual evaluations used.
     pub evaluations: usize,
+    /// Trial points where the model could not be evaluated (a simulation that failed): the
+    /// optimum may then lie against a region where the model does not run.
+    pub failed_evaluations: usize,
 }
 
 /// Errors that end a fit.
@@ -76,11 +79,14 @@ pub enum LmError {
     /// The residuals fail at the start values.
     #[error("the model cannot be evaluated at the start values: {0}")]
     Start(String),
+    /// The residuals or their derivatives fail at the fitted values.
+    #[error("the model cannot be evaluated at the fitted values: {0}")]
+    End(String),
     /// The user cancelled.
     #[error("cancelled")]
     Cancelled,
-    /// Fewer data than free parameters.
-    #[error("{n} residuals cannot determine {k} free parameters")]
+    /// No more data than free parameters (no degree of freedom left for the errors).
+    #[error("{n} residuals cannot determine {k} free parameters and their errors")]
     TooFewData {
         /// Residuals.
         n: usize,
@@ -97,7 +103,7 @@ pub fn minimize(
     control: LmControl<'_>,
 ) -> Result<LmOutcome, LmError> {
     let (n, k) = (problem.n_residuals(), params.len());
-    if n < k || k == 0 {
+    if n <= k || k == 0 {
         return Err(LmError::TooFewData { n, k });
     }
     let u0: Vec<f64> = params.iter().map(FreeParam::u_start).collect();
@@ -114,6 +120,7 @@ pub fn minimize(
         best: RefCell::new((rms(&r0), p0)),
         last_good: RefCell::new(r0),
         evaluations: Cell::new(1),
+        failures: Cell::new(0),
         control,
         cancelled: Cell::new(false),
     };
@@ -129,12 +136,14 @@ pub fn minimize(
     let converged = report.termination.was_successful();
     let termination = describe(&report.termination);
     let evaluations = adapter.evaluations.get();
+    let failed_evaluations = adapter.failures.get();
     let p = adapter.best.into_inner().1;
     Ok(LmOutcome {
         p,
         converged,
         termination,
         evaluations,
+        failed_evaluations,
     })
 }
 
@@ -152,6 +161,7 @@ pub fn jacobian_z(
         .map(|j| {
             let param = &params[j];
             let z = param.z_of(p[j]);
+            let h = param.z_step(z, h);
             let (lo, hi) = param.z_bounds();
             let eval = |z_j: f64| -> Option<Vec<f64>> {
                 if z_j < lo || z_j > hi {
@@ -229,6 +239,7 @@ struct Adapter<'a> {
     best: RefCell<(f64, Vec<f64>)>,
     last_good: RefCell<Vec<f64>>,
     evaluations: Cell<usize>,
+    failures: Cell<usize>,
     control: LmControl<'a>,
     cancelled: Cell<bool>,
 }
@@ -289,6 +300,7 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Adapter<'_> {
             drop(best);
             self.last_good.borrow_mut().clone_from(&r);
         } else {
+            self.failures.set(self.failures.get() + 1);
             r = self.last_good.borrow().iter().map(|x| 10.0 * x).collect();
         }
         self.report();

@@ -71,6 +71,13 @@ pub fn text(title: &str, result: &FitResult, unit_of_residuals: &str) -> String 
         s.n,
         s.dof
     );
+    let failed: usize = result.stages.iter().map(|o| o.failed_evaluations).sum();
+    if failed > 0 {
+        out += &format!(
+            "the model could not be evaluated at {failed} trial point(s): the optimum may lie \
+             against a region where it does not run\n"
+        );
+    }
     out += &format!(
         "\n{:<14} {:>16} {:>12}  {:<33} verdict\n",
         "parameter", "estimate", "std. error", "95 % interval"

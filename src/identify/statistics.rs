@@ -8,7 +8,8 @@
 //! independent effect shows up as a wide interval instead). Decomposing `A = VΛVᵀ`, a direction
 //! with `λ_j < λ_max/10⁸` (the sheet's condition-number limit) is one the data do not determine:
 //! it is left out of `C_z = s²·D⁻¹(Σ_{kept} v_j v_jᵀ/λ_j)D⁻¹`, and every parameter carrying more
-//! than a tenth of it (`v_ij² > 0.1`) is reported *not determined*, naming the others that share
+//! than a twentieth of it (`v_ij² > 0.05`, and always the largest) is reported *not
+//! determined*, naming the others that share
 //! the direction — never with a standard error. A parameter that does not change the residuals
 //! at all (`‖J_i‖ = 0`) is not determined either. Intervals are `p̂ ± t₀.₉₇₅,n−k·SE` for linear
 //! parameters and `p̂·exp(±t·SE_z)` for logarithmic ones (the fit's own coordinate, so they
@@ -24,8 +25,10 @@ use super::student_t::two_sided_quantile;
 pub const CONDITION_LIMIT: f64 = 1e8;
 /// Correlation above which a pair is reported as one combination the data determine.
 pub const CORRELATION_LIMIT: f64 = 0.99;
-/// Share of an undetermined direction that makes a parameter part of it (`v² > 0.1`).
-const DIRECTION_SHARE: f64 = 0.1;
+/// Share of an undetermined direction that makes a parameter part of it (`v² > 0.05`; the
+/// largest member always is): a parameter left out keeps a standard error that ignores its
+/// small part in the direction, so the share is kept low.
+const DIRECTION_SHARE: f64 = 0.05;
 
 /// Why a parameter's estimate is not (or not alone) what the data say.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,9 +156,12 @@ pub fn statistics(
                 }
             }
         } else {
+            let largest = (0..m)
+                .max_by(|&a, &b| (v[a] * v[a]).total_cmp(&(v[b] * v[b])))
+                .unwrap_or(0);
             undetermined.push(
                 (0..m)
-                    .filter(|&x| v[x] * v[x] > DIRECTION_SHARE)
+                    .filter(|&x| x == largest || v[x] * v[x] > DIRECTION_SHARE)
                     .map(|x| live[x])
                     .collect(),
             );

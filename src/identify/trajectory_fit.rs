@@ -56,6 +56,19 @@ impl TrajectoryFit {
         {
             return Err("every record needs at least two samples, one value per time".into());
         }
+        for d in &data {
+            let bad = d
+                .sigma
+                .as_ref()
+                .and_then(|s| s.iter().position(|s| !(s.is_finite() && *s > 0.0)));
+            if let Some(i) = bad {
+                return Err(format!(
+                    "{}: row {}: a standard deviation must be a positive number",
+                    d.name,
+                    i + 1
+                ));
+            }
+        }
         let sim = base.build_simulation().map_err(|e| e.to_string())?;
         let columns = sim.columns();
         let column = find_role(&columns, first.observed).ok_or_else(|| {
@@ -116,7 +129,9 @@ impl TrajectoryFit {
                     value: self.column,
                     rows: Vec::new(),
                 };
-                sim.advance(span, &mut keep).map_err(|e| {
+                // Half a step beyond the last sample, so the row at (or an ulp past) it is
+                // delivered and the last sample is interpolated, not held.
+                sim.advance(span + 0.5 * median, &mut keep).map_err(|e| {
                     format!(
                         "{}: the simulation stopped at t = {} s: {e}",
                         d.name,
