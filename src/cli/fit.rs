@@ -158,12 +158,18 @@ fn settings_and_stages(a: &FitArgs, params: &[FreeParam]) -> Result<Vec<Vec<usiz
         return Ok(Vec::new());
     };
     text.split(';')
+        .filter(|stage| !stage.trim().is_empty())
         .map(|stage| {
             stage
                 .split(',')
                 .map(str::trim)
                 .filter(|k| !k.is_empty())
                 .map(|k| {
+                    let k = if params.iter().any(|p| p.key == k) {
+                        k
+                    } else {
+                        k.trim_start_matches("law.")
+                    };
                     params.iter().position(|p| p.key == k).ok_or_else(|| {
                         CliError::Usage(format!("--stages: `{k}` is not one of the --free keys"))
                     })
@@ -295,7 +301,9 @@ fn law_fit(a: &FitArgs, law_name: &str) -> Result<(), CliError> {
         info.name,
         file_names(&a.data)
     );
-    finish(a, &title, &result, "N", preset)
+    // Weighted residuals (by standard deviations) are pure numbers.
+    let unit = if map.sigma.is_some() { "" } else { "N" };
+    finish(a, &title, &result, unit, preset)
 }
 
 fn trajectory_fit(a: &FitArgs, observe: &str) -> Result<(), CliError> {
@@ -408,7 +416,12 @@ fn trajectory_fit(a: &FitArgs, observe: &str) -> Result<(), CliError> {
         .preset_at(&kept_values(&result))
         .map_err(CliError::Failed)?;
     preset.name = format!("{} fitted to {}", preset.name, file_names(&a.data));
-    finish(a, &title, &result, quantity.si_unit(), preset)
+    let unit = if sigma.is_some() {
+        ""
+    } else {
+        quantity.si_unit()
+    };
+    finish(a, &title, &result, unit, preset)
 }
 
 fn file_names(paths: &[String]) -> String {

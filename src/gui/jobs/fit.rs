@@ -21,6 +21,8 @@ pub struct FitJob {
     pub data: ForceData,
     /// Nominal load, stick speed, tolerance.
     pub options: LawFitOptions,
+    /// The file's force resists the motion (a load cell), as the plots show it.
+    pub resisting: bool,
 }
 
 /// A finished fit with what the Fit tab draws.
@@ -40,11 +42,14 @@ pub struct FitOutput {
     pub nominal_load_n: f64,
     /// Stick speed below which samples were left out [m/s] (0: none).
     pub stick_speed_mps: f64,
+    /// The file's force resists the motion (the plots show it so, as recorded).
+    pub resisting: bool,
 }
 
 pub(super) fn run(job: FitJob, reply: &Reply) {
     let id = reply.id();
     let keys: Vec<&str> = job.keys.iter().map(String::as_str).collect();
+    let resisting = job.resisting;
     let problem = match LawFit::new(job.law, &keys, vec![job.data], job.options) {
         Ok(p) => p,
         Err(message) => {
@@ -83,6 +88,7 @@ pub(super) fn run(job: FitJob, reply: &Reply) {
             fitted,
             nominal_load_n: problem.nominal_load_n(),
             stick_speed_mps: problem.stick_speed_mps(),
+            resisting,
             result,
         })
     });

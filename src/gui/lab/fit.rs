@@ -208,6 +208,7 @@ impl TriboApp {
                     keys: self.lab.fit_setup.free.clone(),
                     data,
                     options: LawFitOptions::default(),
+                    resisting: self.lab.fit_setup.resisting,
                 };
                 self.submit(Job::Fit(Box::new(job)));
             }

@@ -355,7 +355,8 @@ fn plots(ui: &mut egui::Ui, out: &FitOutput, reset: bool) {
     let d = &out.data;
     let stride = d.len().div_ceil(MAX_PLOT_POINTS).max(1);
     // Shown as recorded: a load cell's friction is the negative of the force on the body.
-    let shown = |f: f64| -f;
+    let sign = if out.resisting { -1.0 } else { 1.0 };
+    let shown = |f: f64| sign * f;
     let measured: Vec<[f64; 2]> = (0..d.len())
         .step_by(stride)
         .map(|i| [d.t_s[i], shown(d.force_n[i])])
@@ -376,7 +377,7 @@ fn plots(ui: &mut egui::Ui, out: &FitOutput, reset: bool) {
         .height(height)
         .legend(Legend::default())
         .x_axis_label("time t [s]")
-        .y_axis_label("friction F [N]")
+        .y_axis_label("friction F [N] (as recorded)")
         .x_axis_formatter(|m, _| format_si(m.value, "s", 3))
         .y_axis_formatter(|m, _| format_si(m.value, "N", 3))
         .link_axis(egui::Id::unique("fit_time_axis"), [true, false]);
