@@ -319,17 +319,21 @@ fn slip_events_tab_lists_events_and_selects_one() {
     h.key_press(egui::Key::Space);
     h.run_steps(3);
     assert!(!h.state().run_state().running);
-    // Rows already on their way are still drained after the pause: wait until the list
-    // stops growing, so the row clicked is the row meant.
+    // Rows already on their way are still drained after the pause: wait until the list has
+    // not grown for 0.4 s (ten looks; one look was too short beside other tests on two cores,
+    // where the worker's last chunk can take longer than 30 ms), so the row clicked is the row
+    // meant.
     let mut n = h.state().catalogue().unwrap().events.len();
-    for _ in 0..100 {
-        std::thread::sleep(Duration::from_millis(30));
+    let mut unchanged = 0;
+    for _ in 0..400 {
+        std::thread::sleep(Duration::from_millis(40));
         h.run_steps(3);
         let now = h.state().catalogue().unwrap().events.len();
-        if now == n {
+        unchanged = if now == n { unchanged + 1 } else { 0 };
+        n = now;
+        if unchanged >= 10 {
             break;
         }
-        n = now;
     }
     h.get_by_label_contains(&format!("#{n}  t =")).click();
     h.run_steps(2);
