@@ -3,10 +3,10 @@
 //! State `[x, law states…]`; the force is read from the law. There is no mechanics, so the
 //! holding force of set-valued laws is undefined (NaN): use state laws or smoothed laws here.
 
+use super::DrivenLaw;
 use crate::integrate::driver::DriverSettings;
 use crate::integrate::{Column, Method, Model, SimError, Simulation};
 use crate::laws::{Contact, FrictionLaw, Law};
-use crate::systems::reversal::Reversal;
 
 /// An imposed relative motion.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -92,33 +92,21 @@ impl Motion {
 /// The rig as a [`Model`].
 #[derive(Clone, Debug)]
 pub struct PrescribedMotion {
-    law: Law,
+    driven: DrivenLaw,
     motion: Motion,
     normal_load_n: f64,
     /// `N/N₀`: the ratio by which laws written with forces at their nominal load scale.
     load_ratio: f64,
-    n_law: usize,
-    n_law_events: usize,
-    /// Velocity-reversal event for laws with a kink at `v = 0`.
-    reversal: Option<Reversal>,
 }
 
 impl PrescribedMotion {
     /// A rig driving `law` with `motion` at constant normal load.
     pub fn new(law: Law, motion: Motion, normal_load_n: f64) -> Self {
-        let n_law = law.n_states();
-        let n_law_events = law.n_events();
-        let reversal = law
-            .kinks_at_reversal()
-            .then(|| Reversal::new(motion.velocity_mps(0.0)));
         Self {
-            law,
+            driven: DrivenLaw::new(law, motion.velocity_mps(0.0)),
             motion,
             normal_load_n,
             load_ratio: 1.0,
-            n_law,
-            n_law_events,
-            reversal,
         }
     }
 
@@ -132,9 +120,7 @@ impl PrescribedMotion {
 
     /// Initial state: `x = 0`, law states at their initial values.
     pub fn initial_state(&self) -> Vec<f64> {
-        let mut y = vec![0.0; 1 + self.n_law];
-        self.law.initial_states(&mut y[1..]);
-        y
+        self.driven.initial_state()
     }
 
     fn contact(&self, t: f64) -> Contact {
@@ -151,13 +137,11 @@ impl Model for PrescribedMotion {
     }
 
     fn dim(&self) -> usize {
-        1 + self.n_law
+        self.driven.dim()
     }
 
     fn state_names(&self) -> Vec<String> {
-        let mut v = vec!["x".to_string()];
-        v.extend(self.law.state_columns().into_iter().map(|c| c.name));
-        v
+        self.driven.state_names()
     }
 
     /// A step never spans more than 1/32 of the motion's shortest period, so a velocity
@@ -167,53 +151,35 @@ impl Model for PrescribedMotion {
     }
 
     fn state_scales(&self, scales: &mut [f64]) {
-        scales[0] = 1e-3;
-        self.law.state_scales(&mut scales[1..]);
+        self.driven.state_scales(scales);
     }
 
     fn initialize(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
         let c = self.contact(t);
-        self.law.initialize(&c, &mut y[1..]);
-        Ok(())
+        self.driven.initialize(&c, y)
     }
 
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
-        let c = self.contact(t);
-        dy[0] = c.v_rel_mps;
-        self.law.eval(&c, &y[1..], &mut dy[1..]);
+        self.driven.rhs(&self.contact(t), y, dy);
     }
 
     fn n_events(&self) -> usize {
-        self.n_law_events + usize::from(self.reversal.is_some())
+        self.driven.n_events()
     }
 
     fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
-        let c = self.contact(t);
-        let ne = self.n_law_events;
-        self.law.events(&c, &y[1..], &mut g[..ne]);
-        if let Some(r) = &self.reversal {
-            g[ne] = r.guard(c.v_rel_mps);
-        }
+        self.driven.events(&self.contact(t), y, g);
     }
 
     fn apply_event(&mut self, index: usize, t: f64, y: &mut [f64]) -> Result<(), SimError> {
-        if index == self.n_law_events {
-            if let Some(r) = self.reversal.as_mut() {
-                r.flip();
-            }
-            return Ok(());
-        }
         let c = self.contact(t);
-        self.law.apply_event(index, &c, &mut y[1..]);
+        self.driven.apply_event(index, &c, y);
         Ok(())
     }
 
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> bool {
-        if !self.law.has_after_step() {
-            return false;
-        }
         let c = self.contact(t);
-        self.law.after_step(&c, &mut y[1..])
+        self.driven.after_step(&c, y)
     }
 
     fn columns(&self) -> Vec<Column> {
@@ -222,21 +188,21 @@ impl Model for PrescribedMotion {
             Column::new("v", "m/s"),
             Column::new("friction_force", "N"),
         ];
-        cols.extend(self.law.state_columns());
+        cols.extend(self.driven.law().state_columns());
         cols
     }
 
     fn observe(&self, t: f64, y: &[f64], row: &mut [f64]) {
         let c = self.contact(t);
-        let mut ds = vec![0.0; self.n_law];
+        let n_law = self.driven.n_law();
         row[0] = y[0];
         row[1] = c.v_rel_mps;
-        row[2] = self.law.eval(&c, &y[1..], &mut ds);
-        row[3..3 + self.n_law].copy_from_slice(&y[1..]);
+        row[2] = self.driven.force_n(&c, y);
+        row[3..3 + n_law].copy_from_slice(&y[1..]);
     }
 
     fn prefers_implicit(&self) -> bool {
-        self.law.is_stiff()
+        self.driven.prefers_implicit()
     }
 }
 

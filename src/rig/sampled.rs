@@ -10,10 +10,10 @@
 //! record that starts while sliding; the others start at rest (undeflected elements), so a
 //! record should start at rest or begin with a run-in the fit can spend on their transient.
 
+use super::DrivenLaw;
 use crate::integrate::driver::{DriverSettings, NullSink};
 use crate::integrate::{Column, Method, Model, SimError, Simulation};
 use crate::laws::{Contact, FrictionLaw, Law};
-use crate::systems::reversal::Reversal;
 
 /// A recorded motion: sample times with the velocity and normal load at each.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,23 +51,15 @@ impl Recording {
 /// The rig as a [`Model`].
 #[derive(Clone, Debug)]
 pub struct SampledMotion {
-    law: Law,
+    driven: DrivenLaw,
     recording: std::sync::Arc<Recording>,
     nominal_load_n: f64,
-    n_law: usize,
-    n_law_events: usize,
-    reversal: Option<Reversal>,
     time_scale_s: f64,
 }
 
 impl SampledMotion {
     /// A rig playing `recording` to `law`, whose force parameters hold at `nominal_load_n`.
     pub fn new(law: Law, recording: std::sync::Arc<Recording>, nominal_load_n: f64) -> Self {
-        let n_law = law.n_states();
-        let n_law_events = law.n_events();
-        let reversal = law
-            .kinks_at_reversal()
-            .then(|| Reversal::new(recording.v_mps[0]));
         let n = recording.t_s.len();
         let time_scale_s = if n > 1 {
             (recording.t_s[n - 1] - recording.t_s[0]) / (n - 1) as f64
@@ -75,12 +67,9 @@ impl SampledMotion {
             1.0
         };
         Self {
-            law,
+            driven: DrivenLaw::new(law, recording.v_mps[0]),
             recording,
             nominal_load_n,
-            n_law,
-            n_law_events,
-            reversal,
             time_scale_s,
         }
     }
@@ -88,10 +77,9 @@ impl SampledMotion {
     /// Initial state at the first sample: `x = 0`, the law's steady states there (where it
     /// defines them; else its rest state).
     pub fn initial_state(&self) -> Vec<f64> {
-        let mut y = vec![0.0; 1 + self.n_law];
-        self.law.initial_states(&mut y[1..]);
+        let mut y = self.driven.initial_state();
         let (v, n) = (self.recording.v_mps[0], self.recording.load_n[0]);
-        self.law.steady_states(v, n, &mut y[1..]);
+        self.driven.law().steady_states(v, n, &mut y[1..]);
         y
     }
 
@@ -105,8 +93,7 @@ impl SampledMotion {
 
     /// The friction force on the body at `t` in state `y` [N].
     pub fn force_n(&self, t: f64, y: &[f64]) -> f64 {
-        let mut ds = vec![0.0; self.n_law];
-        self.law.eval(&self.contact(t), &y[1..], &mut ds)
+        self.driven.force_n(&self.contact(t), y)
     }
 }
 
@@ -116,13 +103,11 @@ impl Model for SampledMotion {
     }
 
     fn dim(&self) -> usize {
-        1 + self.n_law
+        self.driven.dim()
     }
 
     fn state_names(&self) -> Vec<String> {
-        let mut v = vec!["x".to_string()];
-        v.extend(self.law.state_columns().into_iter().map(|c| c.name));
-        v
+        self.driven.state_names()
     }
 
     fn time_scale_s(&self) -> f64 {
@@ -136,53 +121,35 @@ impl Model for SampledMotion {
     }
 
     fn state_scales(&self, scales: &mut [f64]) {
-        scales[0] = 1e-3;
-        self.law.state_scales(&mut scales[1..]);
+        self.driven.state_scales(scales);
     }
 
     fn initialize(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
         let c = self.contact(t);
-        self.law.initialize(&c, &mut y[1..]);
-        Ok(())
+        self.driven.initialize(&c, y)
     }
 
     fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
-        let c = self.contact(t);
-        dy[0] = c.v_rel_mps;
-        self.law.eval(&c, &y[1..], &mut dy[1..]);
+        self.driven.rhs(&self.contact(t), y, dy);
     }
 
     fn n_events(&self) -> usize {
-        self.n_law_events + usize::from(self.reversal.is_some())
+        self.driven.n_events()
     }
 
     fn events(&self, t: f64, y: &[f64], g: &mut [f64]) {
-        let c = self.contact(t);
-        let ne = self.n_law_events;
-        self.law.events(&c, &y[1..], &mut g[..ne]);
-        if let Some(r) = &self.reversal {
-            g[ne] = r.guard(c.v_rel_mps);
-        }
+        self.driven.events(&self.contact(t), y, g);
     }
 
     fn apply_event(&mut self, index: usize, t: f64, y: &mut [f64]) -> Result<(), SimError> {
-        if index == self.n_law_events {
-            if let Some(r) = self.reversal.as_mut() {
-                r.flip();
-            }
-            return Ok(());
-        }
         let c = self.contact(t);
-        self.law.apply_event(index, &c, &mut y[1..]);
+        self.driven.apply_event(index, &c, y);
         Ok(())
     }
 
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> bool {
-        if !self.law.has_after_step() {
-            return false;
-        }
         let c = self.contact(t);
-        self.law.after_step(&c, &mut y[1..])
+        self.driven.after_step(&c, y)
     }
 
     fn columns(&self) -> Vec<Column> {
@@ -192,21 +159,22 @@ impl Model for SampledMotion {
             Column::new("normal_load", "N"),
             Column::new("friction_force", "N"),
         ];
-        cols.extend(self.law.state_columns());
+        cols.extend(self.driven.law().state_columns());
         cols
     }
 
     fn observe(&self, t: f64, y: &[f64], row: &mut [f64]) {
         let c = self.contact(t);
+        let n_law = self.driven.n_law();
         row[0] = y[0];
         row[1] = c.v_rel_mps;
         row[2] = c.normal_load_n;
-        row[3] = self.force_n(t, y);
-        row[4..4 + self.n_law].copy_from_slice(&y[1..]);
+        row[3] = self.driven.force_n(&c, y);
+        row[4..4 + n_law].copy_from_slice(&y[1..]);
     }
 
     fn prefers_implicit(&self) -> bool {
-        self.law.is_stiff()
+        self.driven.prefers_implicit()
     }
 }
 
