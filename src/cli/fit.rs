@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::opts::{flag_value, set_pair, split_flag};
+use super::opts::{finite_number, flag_value, set_pair, split_flag};
 use super::{CliError, load_preset_arg};
 use crate::analysis::measured::{CsvSelection, MeasuredTable, read_csv};
 use crate::identify::report;
@@ -53,15 +53,7 @@ impl FitArgs {
     }
 
     fn number(&self, flag: &str) -> Result<Option<f64>, CliError> {
-        self.value(flag)
-            .map(|v| {
-                v.trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite())
-                    .ok_or_else(|| CliError::Usage(format!("{flag}: `{v}` is not a finite number")))
-            })
-            .transpose()
+        self.value(flag).map(|v| finite_number(flag, v)).transpose()
     }
 
     fn sets(&self) -> Result<Vec<(String, String)>, CliError> {

@@ -26,6 +26,15 @@ pub(super) fn flag_value<'a>(
         .ok_or_else(|| CliError::Usage(format!("{name} needs a value")))
 }
 
+/// The value `v` of option `flag` as a finite number.
+pub(super) fn finite_number(flag: &str, v: &str) -> Result<f64, CliError> {
+    v.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| CliError::Usage(format!("{flag}: `{v}` is not a finite number")))
+}
+
 /// The `(PATH, VALUE)` of a `--set PATH=VALUE` (path trimmed).
 pub(super) fn set_pair(v: &str) -> Result<(String, String), CliError> {
     let (path, value) = v
@@ -95,15 +104,7 @@ impl Opts {
 
     /// `flag` as a finite number, if given.
     pub fn number(&self, flag: &str) -> Result<Option<f64>, CliError> {
-        self.value(flag)
-            .map(|v| {
-                v.trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite())
-                    .ok_or_else(|| CliError::Usage(format!("{flag}: `{v}` is not a finite number")))
-            })
-            .transpose()
+        self.value(flag).map(|v| finite_number(flag, v)).transpose()
     }
 
     /// `flag` as a whole number, if given.
