@@ -120,7 +120,13 @@ impl<const N: usize> Rosenbrock<N> {
         if model.is_autonomous() {
             self.ft.iter_mut().for_each(|v| *v = 0.0);
         } else {
-            let dt = (f64::EPSILON * t.abs().max(1e-5)).sqrt();
+            // A forward difference that would reach past the model's next breakpoint (a
+            // jump of an imposed velocity) differences across the jump: the step ending on
+            // the breakpoint then collapses. Look backwards instead.
+            let mut dt = (f64::EPSILON * t.abs().max(1e-5)).sqrt();
+            if t + dt >= model.next_breakpoint_s(t) {
+                dt = -dt;
+            }
             model.rhs(t + dt, y, &mut self.stage_f);
             self.evals += 1;
             for i in 0..n {
@@ -389,6 +395,49 @@ mod tests {
             dense = dense.max((out[0] - (t0 + th * h).sin().exp()).abs());
         }
         (end, dense)
+    }
+
+    /// `y' = 0` up to and including `b = 2840 s`, `y' = 1` after (an imposed speed that
+    /// jumps, held to the end of its piece), with `b` declared a breakpoint.
+    struct JumpAt;
+
+    const JUMP_S: f64 = 2840.0;
+
+    impl Model for JumpAt {
+        fn dim(&self) -> usize {
+            1
+        }
+        fn state_names(&self) -> Vec<String> {
+            vec!["y".into()]
+        }
+        fn state_scales(&self, s: &mut [f64]) {
+            s[0] = 1.0;
+        }
+        fn next_breakpoint_s(&self, t: f64) -> f64 {
+            if t < JUMP_S { JUMP_S } else { f64::INFINITY }
+        }
+        fn rhs(&self, t: f64, _y: &[f64], dy: &mut [f64]) {
+            dy[0] = if t <= JUMP_S { 0.0 } else { 1.0 };
+        }
+        fn columns(&self) -> Vec<Column> {
+            vec![]
+        }
+        fn observe(&self, _t: f64, _y: &[f64], _row: &mut [f64]) {}
+    }
+
+    /// A step that ends on a breakpoint, started closer to it than the time difference of
+    /// `∂f/∂t` (√(ε·t) ≈ 0.8 µs at 2840 s), is exact: the difference looks backwards instead
+    /// of across the jump (forwards it read ∂f/∂t ≈ 1.3e6 and the step was rejected, again and
+    /// again as the driver shrank it, until the step size collapsed).
+    #[test]
+    fn the_time_difference_does_not_cross_a_breakpoint() {
+        let mut st = Rosenbrock::<0>::new(&RODAS4, 1);
+        let tol = Tolerance::from_scales(1e-10, &[1.0], 1);
+        let h = 1e-7;
+        let mut y1 = [0.0];
+        let err = st.step(&JumpAt, JUMP_S - h, &[1.0], h, &mut y1, &tol);
+        assert!(err < 1e-6, "error estimate {err}");
+        assert!((y1[0] - 1.0).abs() < 1e-15, "{}", y1[0]);
     }
 
     #[test]
