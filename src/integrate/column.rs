@@ -72,6 +72,9 @@ pub enum Role {
         /// 0, 1, 2 for x, y, z.
         axis: usize,
     },
+    /// External force applied to degree of freedom `dof` by a test (the break-away rig's
+    /// force ramp).
+    AppliedForce(usize),
     /// Anything else (derived quantities).
     Other,
 }

@@ -35,6 +35,7 @@ pub use carlson_langer::{CarlsonLanger, CarlsonLangerParams};
 pub use chain::{Chain, ChainEnds, ChainParams, InitialPattern};
 pub use contacts::ContactLaws;
 pub use fkt::{BodyDrive, Fkt, FktParams};
+pub use friction_rig::{FrictionRigParams, Programme as RigProgramme, RigTest};
 pub use henon::{HenonMap, HenonParams};
 pub use layout::{Anchor, ContactInfo, Dof, Layout, Link, LinkKind, Substrate, Surface};
 pub use logistic::{LogisticMap, LogisticParams};
@@ -53,6 +54,7 @@ system_registry! {
     BeltBlock => "belt_block", belt_block::BeltBlockParams;
     TwoBlock => "two_block", two_block::TwoBlockParams;
     SpringSlider => "spring_slider", spring_slider::SpringSliderParams;
+    FrictionRig => "friction_rig", friction_rig::FrictionRigParams;
     Chain => "chain", chain::ChainParams;
     CarlsonLanger => "carlson_langer", carlson_langer::CarlsonLangerParams;
     Tomlinson => "tomlinson", tomlinson::TomlinsonParams;

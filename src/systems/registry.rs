@@ -126,6 +126,12 @@ pub trait SystemKind: ParamSet + Clone + Default + PartialEq + Send + Sync + 'st
         Vec::new()
     }
 
+    /// The standard friction test the system runs, when it is a characterisation rig (`None`,
+    /// the default, for the others): what [`crate::analysis::rig_reading`] reads its record by.
+    fn characterisation(&self) -> Option<super::RigProgramme> {
+        None
+    }
+
     /// Builds the model with one law per contact (`laws.len() == n_contacts()`) and the
     /// optional load noise, with its initial state.
     fn build(&self, laws: &[LawConfig], noise: Option<&NoiseParams>) -> Built;
@@ -257,6 +263,11 @@ macro_rules! system_registry {
             /// Whether the system's own equations are random (thermal noise).
             pub fn is_stochastic(&self) -> bool {
                 dispatch_system!(self, p => p.is_stochastic())
+            }
+
+            /// The standard friction test, when the system is a characterisation rig.
+            pub fn characterisation(&self) -> Option<crate::systems::RigProgramme> {
+                dispatch_system!(self, p => p.characterisation())
             }
 
             /// What friction-against-speed and temperature sweeps need, if the system has a
