@@ -109,6 +109,26 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/spring_slider_stick_slip.ron"),
     ),
     (
+        "rig_stribeck_lugre",
+        include_str!("../../presets/rig_stribeck_lugre.ron"),
+    ),
+    (
+        "rig_frictional_lag_lugre",
+        include_str!("../../presets/rig_frictional_lag_lugre.ron"),
+    ),
+    (
+        "rig_presliding_maxwell_slip",
+        include_str!("../../presets/rig_presliding_maxwell_slip.ron"),
+    ),
+    (
+        "rig_presliding_dahl",
+        include_str!("../../presets/rig_presliding_dahl.ron"),
+    ),
+    (
+        "rig_break_away_lugre",
+        include_str!("../../presets/rig_break_away_lugre.ron"),
+    ),
+    (
         "rate_state_velocity_steps",
         include_str!("../../presets/rate_state_velocity_steps.ron"),
     ),
