@@ -29,6 +29,7 @@ pub mod regime_map;
 pub mod report;
 pub mod resample;
 pub mod response;
+pub mod rig_reading;
 pub mod shard;
 pub mod slip_events;
 pub mod spectrogram;

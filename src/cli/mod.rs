@@ -16,6 +16,7 @@ mod lyapunov;
 mod map;
 mod opts;
 mod rig;
+mod rig_test;
 mod run;
 mod summary;
 mod sweep;
@@ -95,7 +96,12 @@ USAGE:
                                    load point follows a programme and reads each step (μ
                                    before, peak, end; ≈ a and a − b) and each hold (Δμ_peak
                                    against the hold time, healing rate per decade): one CSV
-                                   row per step or hold, the table on stderr
+                                   row per step or hold, the table on stderr; on a
+                                   characterisation rig (system FrictionRig): its standard
+                                   test read (Stribeck curve against the law's
+                                   characteristic, frictional-lag loops, pre-sliding return
+                                   points and Masing rule, break-away force against force
+                                   rate): one CSV row per reading, the findings on stderr
     tribolab fit DATA.csv... --law NAME --columns ROLE=NAME[:UNIT],... [--free KEY,...]
                  [--set KEY=VALUE]... [--preset P] [--load N] [--nominal-load N]
                  [--stick-speed V] [--force-sign resisting|body] [--smooth H]

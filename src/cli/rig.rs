@@ -1,7 +1,7 @@
 //! `tribolab rig`: runs a preset whose load point follows a programme (velocity steps,
 //! slide–hold–slide) and reads the friction response of each step and hold
 //! ([`load_point_tests`]): one CSV row per step or hold, a table and the healing rate on
-//! stderr.
+//! stderr. A characterisation rig's preset runs its standard test instead ([`super::rig_test`]).
 
 use std::io::Write;
 
@@ -37,6 +37,9 @@ pub(super) fn rig_cmd(args: &[String]) -> Result<(), CliError> {
         a.sets.iter().map(|(p, v)| (p.as_str(), v.as_str())),
         a.duration_s,
     )?;
+    if preset.system.characterisation().is_some() {
+        return super::rig_test::characterisation_cmd(&a.preset, &preset, a.out.as_deref());
+    }
     let mut sim = preset
         .build_runner()
         .map_err(|e| CliError::Failed(format!("{}: {e}", a.preset)))?;

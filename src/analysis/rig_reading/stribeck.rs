@@ -1,0 +1,116 @@
+//! The Stribeck test read: the mean resisting force over the second half of each speed level
+//! against the law's steady characteristic `F_ss(v)`.
+
+use super::{
+    Axis, Mark, RigReading, RigRecord, Series, complete_rows, log_space, percent, time_mean,
+};
+use crate::laws::{FrictionLaw, LawConfig};
+use crate::systems::RigProgramme;
+use crate::util::eng::format_si;
+
+/// Points of the characteristic drawn.
+const CURVE_POINTS: usize = 241;
+
+pub(super) fn read(
+    programme: &RigProgramme,
+    law: &LawConfig,
+    normal_load_n: f64,
+    record: &RigRecord<'_>,
+) -> RigReading {
+    let law = law.build();
+    let steady = |v: f64| -law.steady_force(v, normal_load_n, 1.0);
+    let mut forward = Vec::new();
+    let mut backward = Vec::new();
+    let mut rows = Vec::new();
+    let mut worst: Option<(f64, f64)> = None;
+    for seg in programme.segments() {
+        let Some(range) = complete_rows(record.time, seg.start_s, seg.end_s) else {
+            continue;
+        };
+        let resisting = -time_mean(record.time, record.friction, range);
+        let characteristic = steady(seg.value);
+        let v = seg.value;
+        if v > 0.0 {
+            forward.push([v, resisting]);
+        } else {
+            backward.push([-v, -resisting]);
+        }
+        let miss = (resisting - characteristic).abs();
+        if miss.is_finite() && worst.is_none_or(|(w, _)| miss > w) {
+            worst = Some((miss, v));
+        }
+        rows.push(vec![v, resisting, characteristic]);
+    }
+    let (lo, hi) = programme.speed_range_mps;
+    let curve: Vec<[f64; 2]> = log_space(lo / 3.0, hi * 3.0, CURVE_POINTS)
+        .map(|v| [v, steady(v)])
+        .filter(|p| p[1].is_finite())
+        .collect();
+    let mut findings = Vec::new();
+    if let Some((miss, v)) = worst {
+        let scale = rows
+            .iter()
+            .map(|r| r[2].abs())
+            .filter(|x| x.is_finite())
+            .fold(0.0, f64::max);
+        findings.push(format!(
+            "Measured at {} speeds. The largest difference from the law's steady \
+             characteristic is {} ({} of the largest friction), at {}.",
+            rows.len(),
+            format_si(miss, "N", 3),
+            percent(miss / scale.max(f64::MIN_POSITIVE)),
+            format_si(v, "m/s", 3),
+        ));
+    }
+    if let (Some(slow), Some(fast)) = (
+        forward.iter().min_by(|a, b| a[0].total_cmp(&b[0])),
+        forward.iter().max_by(|a, b| a[0].total_cmp(&b[0])),
+    ) && forward.len() >= 2
+    {
+        let trend = if fast[1] < slow[1] {
+            "falls"
+        } else {
+            "does not fall"
+        };
+        findings.push(format!(
+            "Forward, friction {trend} from {} at {} to {} at {}: a falling curve is what lets \
+             a sliding contact self-excite (stick–slip).",
+            format_si(slow[1], "N", 3),
+            format_si(slow[0], "m/s", 3),
+            format_si(fast[1], "N", 3),
+            format_si(fast[0], "m/s", 3),
+        ));
+    }
+    RigReading {
+        title: "Stribeck curve: steady friction against sliding speed".into(),
+        x: Axis::log("sliding speed |v|", "m/s"),
+        y: Axis::linear("friction |R|", "N"),
+        series: vec![
+            Series {
+                name: "law's steady characteristic".into(),
+                mark: Mark::Line,
+                points: curve,
+            },
+            Series {
+                name: "measured, forward".into(),
+                mark: Mark::Points,
+                points: forward,
+            },
+            Series {
+                name: "measured, backward".into(),
+                mark: Mark::Points,
+                points: backward,
+            },
+        ],
+        findings,
+        figures: worst
+            .map(|(miss, _)| vec![("largest_departure", miss)])
+            .unwrap_or_default(),
+        columns: vec![
+            ("v", "m/s"),
+            ("friction_measured", "N"),
+            ("friction_steady", "N"),
+        ],
+        rows,
+    }
+}
