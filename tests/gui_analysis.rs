@@ -19,32 +19,11 @@ use tribolab::gui::jobs::JobKind;
 use tribolab::gui::session::Tab;
 
 mod gui_common;
-use gui_common::{run_until, temp_dir};
+use gui_common::{load_builtin, run_until, temp_dir};
 
 /// The window, paused (the analyses do not need the live run; the two cores are theirs).
 fn app(answers: Vec<Option<PathBuf>>) -> Harness<'static, TriboApp> {
     gui_common::window(egui::vec2(1400.0, 900.0), false, answers)
-}
-
-/// File → Built-in presets → the preset's system → `name`.
-fn load_builtin(h: &mut Harness<'static, TriboApp>, name: &str) {
-    let system = tribolab::preset::builtin::BUILTIN
-        .iter()
-        .filter_map(|(stem, _)| tribolab::preset::builtin::load(stem)?.ok())
-        .find(|p| p.name == name)
-        .unwrap()
-        .system
-        .info()
-        .name;
-    h.get_by_label("File").click();
-    h.run_steps(2);
-    h.get_by_label("Built-in presets").click();
-    h.run_steps(2);
-    h.get_by_label(system).click();
-    h.run_steps(2);
-    h.get_by_label(name).click();
-    h.run_steps(3);
-    assert_eq!(h.state().session().preset.name, name);
 }
 
 /// Clicks a tab of the central area.

@@ -284,6 +284,11 @@ impl TriboApp {
         self.plots.load_point.tests()
     }
 
+    /// The characterisation rig's test as last read for the Rig test tab.
+    pub fn rig_reading(&self) -> &crate::analysis::rig_reading::RigReading {
+        self.plots.rig_test.reading()
+    }
+
     /// Analyses: jobs in progress, results, the imported series.
     pub fn analysis(&self) -> &Lab {
         &self.lab

@@ -46,13 +46,16 @@ pub enum Tab {
     FrictionSweep,
     /// Velocity steps and holds of a load-point programme: friction record, healing curve.
     LoadPoint,
+    /// A characterisation rig's standard test read: Stribeck curve, lag loops, pre-sliding
+    /// loops, break-away force against force rate.
+    RigTest,
     /// A friction law fitted to a measurement: measured against fitted, residuals, estimates.
     Fit,
 }
 
 impl Tab {
     /// All tabs in display order.
-    pub const ALL: [Tab; 16] = [
+    pub const ALL: [Tab; 17] = [
         Tab::Grid,
         Tab::Traces,
         Tab::Phase,
@@ -68,6 +71,7 @@ impl Tab {
         Tab::Events,
         Tab::FrictionSweep,
         Tab::LoadPoint,
+        Tab::RigTest,
         Tab::Fit,
     ];
 
@@ -83,6 +87,7 @@ impl Tab {
                 | Tab::Poincare
                 | Tab::Events
                 | Tab::LoadPoint
+                | Tab::RigTest
         )
     }
 
@@ -104,6 +109,7 @@ impl Tab {
             Tab::Events => "Slip events",
             Tab::FrictionSweep => "Friction sweep",
             Tab::LoadPoint => "Steps & holds",
+            Tab::RigTest => "Rig test",
             Tab::Fit => "Fit",
         }
     }
@@ -243,10 +249,16 @@ impl Session {
         }
     }
 
-    /// Replaces the preset (and the reset target) with a newly loaded one.
+    /// Replaces the preset (and the reset target) with a newly loaded one. A characterisation
+    /// rig opens on its test; another system leaves the rig's tab for the overview.
     pub fn load(&mut self, preset: Preset, source: String) {
         self.view.speed = preset.playback.speed;
         self.view.window_s = preset.playback.history_s;
+        if preset.system.characterisation().is_some() {
+            self.view.tab = Tab::RigTest;
+        } else if self.view.tab == Tab::RigTest {
+            self.view.tab = Tab::Grid;
+        }
         self.reference = preset.clone();
         self.preset = preset;
         self.source = source;

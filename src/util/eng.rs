@@ -55,6 +55,20 @@ pub fn format_si_short(value: f64, unit: &str, digits: usize) -> String {
     format!("{number}{rest}")
 }
 
+/// The prefixed unit an axis whose values reach `max_abs` reads best in, and the factor that
+/// turns SI values into it (`(1e6, "µm")` for 54 µm): tick labels then stay short numbers.
+/// Units without prefixes (and `kg`) keep their unit and factor 1.
+pub fn axis_unit(max_abs: f64, unit: &str) -> (f64, String) {
+    if !takes_prefix(unit) || unit.starts_with("kg") || !max_abs.is_finite() || max_abs <= 0.0 {
+        return (1.0, unit.to_string());
+    }
+    let exp3 = ((max_abs.log10() / 3.0).floor() as i32).clamp(-8, 4);
+    (
+        10f64.powi(-3 * exp3),
+        format!("{}{unit}", PREFIXES[(exp3 + 8) as usize]),
+    )
+}
+
 /// Whether values in `unit` take SI prefixes in [`format_si`] and [`parse_si`]: units built on
 /// an SI symbol (`m/s`, `N·s/m`, `kg`, `Hz`, `K`), not counts or words (`periods`, `rpm`, `1/s`).
 pub fn takes_prefix(unit: &str) -> bool {
@@ -145,6 +159,18 @@ fn round_sig(value: f64, digits: usize) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    /// An axis reaching 54 µm reads in µm, one reaching 1.7 N in N, 0.1 m/s in mm/s.
+    #[test]
+    fn axes_take_the_prefix_of_their_largest_value() {
+        let (f, u) = super::axis_unit(5.4e-5, "m");
+        assert_eq!(u, "µm");
+        assert!((f - 1e6).abs() < 1e-6);
+        assert_eq!(super::axis_unit(1.7, "N"), (1.0, "N".to_string()));
+        assert_eq!(super::axis_unit(0.1, "m/s").1, "mm/s");
+        assert_eq!(super::axis_unit(0.0, "m"), (1.0, "m".to_string()));
+        assert_eq!(super::axis_unit(3.0, "rpm"), (1.0, "rpm".to_string()));
+    }
+
     use super::{format_si, format_si_short, parse_si, takes_prefix};
 
     #[test]

@@ -93,3 +93,26 @@ pub fn temp_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+/// File → Built-in presets → the preset's system → the preset called `name`.
+#[allow(dead_code)] // not every window test opens a preset from the menu
+pub fn load_builtin(h: &mut Harness<'static, TriboApp>, name: &str) {
+    use egui_kittest::kittest::Queryable;
+    let system = tribolab::preset::builtin::BUILTIN
+        .iter()
+        .filter_map(|(stem, _)| tribolab::preset::builtin::load(stem)?.ok())
+        .find(|p| p.name == name)
+        .unwrap()
+        .system
+        .info()
+        .name;
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Built-in presets").click();
+    h.run_steps(2);
+    h.get_by_label(system).click();
+    h.run_steps(2);
+    h.get_by_label(name).click();
+    h.run_steps(3);
+    assert_eq!(h.state().session().preset.name, name);
+}

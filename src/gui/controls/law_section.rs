@@ -82,9 +82,11 @@ pub(super) fn law_editor(ui: &mut egui::Ui, law: &mut crate::laws::LawConfig) ->
     let mut changed = false;
     let current = law.info();
     let mut chosen = None;
+    // Tall enough for every law without a scroll bar.
     egui::ComboBox::from_label("Friction law")
         .selected_text(current.name)
         .width(200.0)
+        .height(520.0)
         .show_ui(ui, |ui| {
             for info in LAWS {
                 let r = ui

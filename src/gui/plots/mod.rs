@@ -17,9 +17,11 @@ mod lyapunov;
 mod phase;
 mod poincare;
 mod regime_map;
+mod rig_test;
 pub mod roles;
 mod series_source;
 mod spectrum;
+mod ticks;
 mod traces;
 
 use eframe::egui;
@@ -57,6 +59,8 @@ pub struct PlotCache {
     pub stick_fraction: Option<(std::time::Instant, StickFractions)>,
     /// Velocity steps and holds read from the record.
     pub load_point: load_point::LoadPointCache,
+    /// The characterisation rig's test read from the record.
+    pub rig_test: rig_test::RigTestCache,
     /// The regime map's image and the cells it shows (rebuilt when a cell arrives).
     pub regime_map: regime_map::MapImageCache,
     follow_initialised: bool,
@@ -69,6 +73,7 @@ impl PlotCache {
         self.stick_fraction = None;
         self.space_time = events::SpaceTimeCache::default();
         self.load_point = load_point::LoadPointCache::default();
+        self.rig_test = rig_test::RigTestCache::default();
         if !self.follow_initialised {
             self.follow = true;
             self.follow_initialised = true;
@@ -94,6 +99,10 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
             }
             // Steps and holds need a load point with a programme of speeds.
             if tab == Tab::LoadPoint && !load_point::applies(app) {
+                continue;
+            }
+            // Standard tests need a characterisation rig.
+            if tab == Tab::RigTest && !rig_test::applies(app) {
                 continue;
             }
             ui.selectable_value(&mut app.session.view.tab, tab, tab.title());
@@ -145,6 +154,7 @@ pub fn central(app: &mut TriboApp, ui: &mut egui::Ui) {
         Tab::Events => events::show(app, ui, reset),
         Tab::FrictionSweep => friction_sweep::show(app, ui, reset),
         Tab::LoadPoint => load_point::show(app, ui, reset),
+        Tab::RigTest => rig_test::show(app, ui, reset),
         Tab::Fit => fit::show(app, ui, reset),
     }
 }
