@@ -302,3 +302,43 @@ fn the_reference_curve_is_the_law_s_own() {
         assert!((pt[1] - expected).abs() < 1e-12, "{pt:?} vs {expected}");
     }
 }
+
+/// S4's dry test on the rig (0.2 µm/s, 60 µm): the coefficient peaks at 0.551 after 2.2 µm
+/// and falls to 0.402 — the values the stiff-spring bench preset of the same test gives (its
+/// load cell adds 0.55 µm of compliance, so the peaks agree to 2e-3 and 0.1 µm).
+#[test]
+fn s4_dry_test_on_the_rig_peaks_and_softens_as_on_the_bench() {
+    let p = builtin::load("rig_subloading_dry").unwrap().unwrap();
+    let r = read(&p);
+    assert_eq!(r.rows.len(), 1);
+    let (peak, at, end, distance) = (r.rows[0][1], r.rows[0][2], r.rows[0][3], r.rows[0][4]);
+    assert!((peak - 0.551).abs() < 2e-3, "peak {peak}");
+    assert!((at - 2.2e-6).abs() < 0.2e-6, "peak at {at}");
+    assert!((end - 0.402).abs() < 1e-3, "end {end}");
+    assert!((distance - 6e-5).abs() < 1e-9, "{distance}");
+}
+
+/// S4's lubricated test at its five speeds, each on a fresh contact: every slide starts from
+/// zero force at zero distance, and after 30 mm the coefficient is 0.104, 0.097, 0.094,
+/// 0.091, 0.092 from the fastest to the slowest (rate-strengthening down to 10 mm/min).
+#[test]
+fn s4_lubricated_test_at_five_speeds_renews_the_contact_each_time() {
+    let p = builtin::load("rig_subloading_fluid").unwrap().unwrap();
+    let r = read(&p);
+    assert_eq!(r.rows.len(), 5);
+    let finals: Vec<f64> = r.rows.iter().map(|row| row[3]).collect();
+    for (got, want) in finals.iter().zip([0.104, 0.097, 0.094, 0.091, 0.092]) {
+        assert!((got - want).abs() < 1e-3, "{finals:?}");
+    }
+    // Each slide's record starts on a fresh contact: within one output interval of x = 0,
+    // far below its peak.
+    for (s, row) in r.series.iter().zip(&r.rows) {
+        let first = s.points[0];
+        let step = row[0] * p.run.output_interval_s;
+        assert!(first[0] <= 1.0001 * step, "{}: {first:?}", s.name);
+        assert!(first[1] < 0.5 * row[1], "{}: {first:?}", s.name);
+    }
+    // The faster, the higher the peak.
+    let peaks: Vec<f64> = r.rows.iter().map(|row| row[1]).collect();
+    assert!(peaks.windows(2).all(|w| w[0] > w[1]), "{peaks:?}");
+}

@@ -129,6 +129,14 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/rig_break_away_lugre.ron"),
     ),
     (
+        "rig_subloading_dry",
+        include_str!("../../presets/rig_subloading_dry.ron"),
+    ),
+    (
+        "rig_subloading_fluid",
+        include_str!("../../presets/rig_subloading_fluid.ron"),
+    ),
+    (
         "rate_state_velocity_steps",
         include_str!("../../presets/rate_state_velocity_steps.ron"),
     ),

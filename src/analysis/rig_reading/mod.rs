@@ -1,7 +1,8 @@
 //! Reading a characterisation rig's record the way a tribology laboratory reads its test
 //! (MODELS §3.5): the Stribeck curve against the law's own characteristic, the F–v loops of
 //! frictional lag, the F–x loops of pre-sliding with their return points and the Masing rule,
-//! the break-away force against the force rate. The result is a plot description (series with
+//! the break-away force against the force rate, the friction coefficient against the sliding
+//! distance of slides at several speeds. The result is a plot description (series with
 //! axes, for any front end to draw), plain-language findings and a table (the CLI's CSV).
 //!
 //! Friction here is the force the contact resists with, `R = −F_f` (positive for forward
@@ -11,6 +12,7 @@ mod break_away;
 mod lag;
 mod presliding;
 mod run;
+mod slides;
 mod stribeck;
 
 pub use run::{RigRun, RigRunError, run_and_read};
@@ -120,6 +122,7 @@ pub fn read(
         RigTest::FrictionalLag => lag::read(programme, law, normal_load_n, record),
         RigTest::PreSliding => presliding::read(programme, law, normal_load_n, record),
         RigTest::BreakAway => break_away::read(programme, record),
+        RigTest::Slides => slides::read(programme, normal_load_n, record),
     }
 }
 

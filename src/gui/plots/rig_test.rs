@@ -141,7 +141,11 @@ impl Scale {
         Self {
             log: false,
             factor,
-            title: format!("{} [{unit}]", a.label),
+            title: if unit.is_empty() {
+                a.label.clone()
+            } else {
+                format!("{} [{unit}]", a.label)
+            },
             unit,
         }
     }
@@ -232,6 +236,10 @@ fn plot(ui: &mut egui::Ui, reading: &RigReading, reset: bool) {
         BELT_COLOR,
         STICK_COLOR,
         egui::Color32::from_rgb(170, 60, 170),
+        egui::Color32::from_rgb(220, 200, 60),
+        egui::Color32::from_rgb(60, 190, 200),
+        egui::Color32::from_rgb(200, 70, 70),
+        egui::Color32::from_rgb(150, 150, 150),
     ];
     plot.show(ui, |p| {
         let mut point_series = 0;

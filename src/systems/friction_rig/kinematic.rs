@@ -118,12 +118,20 @@ impl Model for KinematicRig {
 
     /// Moves on to the next piece of the programme once a step has landed on its start (the
     /// integrator then restarts with the new speed).
+    /// A slides test renews the contact there: the sample starts again at `x = 0` with the
+    /// law's initial states (the work account goes on).
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> bool {
         let piece = self.programme.piece_start_s(t);
         let moved = piece != self.piece_start_s;
         self.piece_start_s = piece;
         let c = self.contact(t);
         let n = self.n_driven();
+        if moved && self.programme.renews_contact_at(piece) {
+            let fresh = self.driven.initial_state();
+            y[..n].copy_from_slice(&fresh);
+            self.driven.initialize(&c, &mut y[..n]).ok();
+            return true;
+        }
         self.driven.after_step(&c, &mut y[..n]) || moved
     }
 

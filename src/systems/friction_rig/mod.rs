@@ -4,6 +4,8 @@
 //! Kinematic tests impose the relative motion and read the friction force (state
 //! `[x, law states…]`, `ẋ = v(t)`, `F_f` read from the law):
 //! ```text
+//! slides          v = v_k from rest over a distance d on a fresh contact each; μ = R/N against
+//!                 the sliding distance, one curve per speed
 //! Stribeck        v = ±v_k, log-spaced, each held t_v; the mean force over each level's second
 //!                 half against the law's steady characteristic F_ss(v)
 //! frictional lag  v = v₀ + v₁·sin(2πf_j t), f_j = f·g^j; the F–v loop of the last cycle of each
@@ -30,7 +32,7 @@ pub mod programme;
 
 pub use force_ramp::ForceRamp;
 pub use kinematic::KinematicRig;
-pub use programme::{Programme, RigTest, Segment};
+pub use programme::{MAX_SLIDES, Programme, RigTest, Segment, SlideSpeeds};
 
 use super::{Built, ContactInfo, Derived, Dof, Layout, Surface, SystemKind};
 use crate::integrate::{Column, Role};
@@ -106,10 +108,14 @@ crate::param_struct! {
         ramps: "ramps" = 7.0, "Ramps (break-away)", "n_r", "", [1.0, 30.0], Linear, integer;
         /// Slip after which a break-away ramp ends.
         stop_slip_m: "stop_slip" = 1e-4, "Slip that ends a ramp (break-away)", "x_stop", "m", [1e-9, 1.0], Log;
+        /// Sliding distance of each slide of the slides test.
+        slide_distance_m: "slide_distance" = 1e-3, "Distance of each slide (slides)", "d", "m", [1e-9, 10.0], Log;
     }
     extra {
-        /// The test: `Stribeck`, `FrictionalLag`, `PreSliding` or `BreakAway`.
+        /// The test: `Stribeck`, `FrictionalLag`, `PreSliding`, `BreakAway` or `Slides`.
         test: "test": RigTest = RigTest::Stribeck;
+        /// Speeds of the slides test [m/s], one slide each, in order (at most eight).
+        slide_speeds: "slide_speeds": SlideSpeeds = SlideSpeeds::default();
     }
     consistency = |p: &Self| crate::params::not_above(
         ("speed_min", "v_min", p.speed_min_mps),
@@ -139,6 +145,11 @@ impl FrictionRigParams {
             rate_growth: self.rate_growth,
             ramps: count(self.ramps),
             stop_slip_m: self.stop_slip_m,
+            slide_speeds_mps: std::array::from_fn(|k| {
+                self.slide_speeds.0.get(k).copied().unwrap_or(1e-3)
+            }),
+            slides: self.slide_speeds.0.len().clamp(1, MAX_SLIDES),
+            slide_distance_m: self.slide_distance_m,
         }
     }
 }
@@ -205,7 +216,7 @@ impl SystemKind for FrictionRigParams {
                 value: p.ramp_rate_n_per_s(p.ramps - 1),
                 unit: "N/s",
             }),
-            RigTest::FrictionalLag | RigTest::PreSliding => {}
+            RigTest::FrictionalLag | RigTest::PreSliding | RigTest::Slides => {}
         }
         out
     }

@@ -21,11 +21,15 @@ pub enum RigTest {
     /// A force ramp `F = Ḟ_k·(t − t_k)` on a free mass until it has slipped a set distance,
     /// then the contact is unloaded and renewed, and the next ramp runs `g` times faster.
     BreakAway,
+    /// Slides from rest over a set distance at each of a list of speeds, each on a fresh
+    /// contact: the friction coefficient against the sliding distance, one curve per speed (the
+    /// figures of tribometer tests such as the dry and lubricated tests of Ozaki & Hashiguchi).
+    Slides,
 }
 
 impl ExtraField for RigTest {
     fn choices() -> &'static [&'static str] {
-        &["Stribeck", "FrictionalLag", "PreSliding", "BreakAway"]
+        &["Stribeck", "FrictionalLag", "PreSliding", "BreakAway", "Slides"]
     }
 }
 
@@ -34,6 +38,44 @@ impl RigTest {
     /// force).
     pub fn is_kinematic(self) -> bool {
         self != RigTest::BreakAway
+    }
+}
+
+/// Most speeds of a slides test.
+pub const MAX_SLIDES: usize = 8;
+
+/// The speeds of a slides test [m/s], in the order they run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SlideSpeeds(pub Vec<f64>);
+
+impl Default for SlideSpeeds {
+    fn default() -> Self {
+        Self(vec![1e-3])
+    }
+}
+
+impl ExtraField for SlideSpeeds {
+    fn problems(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        if self.0.is_empty() || self.0.len() > MAX_SLIDES {
+            out.push((
+                String::new(),
+                format!(
+                    "one to {MAX_SLIDES} speeds [m/s], got {}",
+                    self.0.len()
+                ),
+            ));
+        }
+        for (i, v) in self.0.iter().enumerate() {
+            if !(v.is_finite() && *v > 0.0 && *v <= 10.0) {
+                out.push((
+                    i.to_string(),
+                    format!("a speed must be above 0 and at most 10 m/s, got {v}"),
+                ));
+            }
+        }
+        out
     }
 }
 
@@ -73,6 +115,12 @@ pub struct Programme {
     pub ramps: usize,
     /// Slip after which a break-away ramp ends [m].
     pub stop_slip_m: f64,
+    /// Speeds of the slides test [m/s] (the first `slides` entries).
+    pub slide_speeds_mps: [f64; MAX_SLIDES],
+    /// Number of slides.
+    pub slides: usize,
+    /// Sliding distance of each slide [m].
+    pub slide_distance_m: f64,
 }
 
 /// A stretch of a kinematic test read as one measurement.
@@ -123,6 +171,13 @@ impl Programme {
             .sum()
     }
 
+    /// Start of slide `k` [s].
+    fn slide_start_s(&self, k: usize) -> f64 {
+        (0..k)
+            .map(|i| self.slide_distance_m / self.slide_speeds_mps[i])
+            .sum()
+    }
+
     /// Frequency of frictional-lag block `j` [Hz].
     pub fn lag_frequency_hz(&self, j: usize) -> f64 {
         self.frequency_hz * self.frequency_growth.powi(j as i32)
@@ -150,6 +205,7 @@ impl Programme {
             RigTest::FrictionalLag => Some(self.lag_start_s(self.frequencies.max(1))),
             RigTest::PreSliding => Some(self.cycles as f64 / self.frequency_hz),
             RigTest::BreakAway => None,
+            RigTest::Slides => Some(self.slide_start_s(self.slides.max(1))),
         }
     }
 
@@ -185,6 +241,7 @@ impl Programme {
                 self.amplitude_m * w * ((w * t).cos() + 3.0 * b * (3.0 * w * t).cos())
             }
             RigTest::BreakAway => 0.0,
+            RigTest::Slides => self.slide_speeds_mps[self.slide_index(t)],
         }
     }
 
@@ -240,6 +297,9 @@ impl Programme {
             RigTest::FrictionalLag => (1..self.frequencies.max(1))
                 .map(|j| self.lag_start_s(j))
                 .collect(),
+            RigTest::Slides => (1..self.slides.clamp(1, MAX_SLIDES))
+                .map(|k| self.slide_start_s(k))
+                .collect(),
             RigTest::PreSliding | RigTest::BreakAway => Vec::new(),
         };
         switches
@@ -259,7 +319,26 @@ impl Programme {
             }
             RigTest::PreSliding => 1.0 / (3.0 * 32.0 * self.frequency_hz),
             RigTest::BreakAway => f64::INFINITY,
+            // A fiftieth of the slide, so its start is resolved.
+            RigTest::Slides => {
+                let k = self.slide_index(t);
+                self.slide_distance_m / self.slide_speeds_mps[k] / 50.0
+            }
         }
+    }
+
+    /// The slide running at `t`.
+    fn slide_index(&self, t: f64) -> usize {
+        let n = self.slides.clamp(1, MAX_SLIDES);
+        (1..n)
+            .take_while(|&k| self.slide_start_s(k) <= t)
+            .last()
+            .unwrap_or(0)
+    }
+
+    /// Whether a new contact starts at the piece beginning at `t` (each slide renews it).
+    pub fn renews_contact_at(&self, piece_start_s: f64) -> bool {
+        self.test == RigTest::Slides && piece_start_s > 0.0
     }
 
     /// The stretches the test reads: the second half of each Stribeck level (the first half
@@ -294,6 +373,13 @@ impl Programme {
                 value: self.frequency_hz,
             }],
             RigTest::BreakAway => Vec::new(),
+            RigTest::Slides => (0..self.slides.clamp(1, MAX_SLIDES))
+                .map(|k| Segment {
+                    start_s: self.slide_start_s(k),
+                    end_s: self.slide_start_s(k + 1),
+                    value: self.slide_speeds_mps[k],
+                })
+                .collect(),
         }
     }
 
@@ -325,7 +411,26 @@ mod tests {
             rate_growth: 10.0,
             ramps: 3,
             stop_slip_m: 1e-4,
+            slide_speeds_mps: [2e-3, 1e-3, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            slides: 2,
+            slide_distance_m: 1e-2,
         }
+    }
+
+    /// Slides run one after the other, each its distance at its speed.
+    #[test]
+    fn slides_follow_each_other() {
+        let p = Programme {
+            test: RigTest::Slides,
+            ..stribeck()
+        };
+        assert_eq!(p.duration_s(), Some(5.0 + 10.0));
+        assert_eq!(p.velocity_mps(4.9), 2e-3);
+        assert_eq!(p.velocity_mps(5.0), 1e-3);
+        assert_eq!(p.next_switch_s(0.0), 5.0);
+        assert!(p.renews_contact_at(5.0) && !p.renews_contact_at(0.0));
+        let seg = p.segments();
+        assert_eq!((seg[1].start_s, seg[1].end_s, seg[1].value), (5.0, 15.0, 1e-3));
     }
 
     /// The levels run `+v_max … +v_min`, through zero, `−v_min … −v_max`, a decade apart here.
