@@ -342,3 +342,41 @@ fn s4_lubricated_test_at_five_speeds_renews_the_contact_each_time() {
     let peaks: Vec<f64> = r.rows.iter().map(|row| row[1]).collect();
     assert!(peaks.windows(2).all(|w| w[0] > w[1]), "{peaks:?}");
 }
+
+/// The dwell-time test on the spring–slider (its load point stops): the seven-parameter
+/// model's break-away peak grows with the hold time over two decades (0.1–10 s) and levels
+/// off as F_S(γ, t_d) = F_S,a + (F_S,∞ − F_S,a)·t_d/(t_d + γ) saturates (γ = 1 s): the rise
+/// from the shortest to the longest hold stays below F_S,∞/N and the last half decade adds
+/// less than the one before.
+#[test]
+fn dwell_time_peaks_grow_with_the_hold_and_saturate() {
+    use tribolab::analysis::load_point::load_point_tests;
+    let p = builtin::load("dwell_time_armstrong").unwrap().unwrap();
+    let mut sim = p.build_runner().unwrap();
+    let cols = sim.columns();
+    let idx = |r| find_role(&cols, r).unwrap();
+    let (it, iv, i_f, i_n) = (
+        idx(Role::Time),
+        idx(Role::DriverVelocity),
+        idx(Role::FrictionForce(0)),
+        idx(Role::NormalLoad(0)),
+    );
+    let mut rows: Vec<Vec<f64>> = Vec::new();
+    sim.advance(p.run.duration_s, &mut rows).unwrap();
+    let col = |i: usize| rows.iter().map(|r| r[i]).collect::<Vec<f64>>();
+    let tests = load_point_tests(&col(it), &col(iv), &col(i_f), &col(i_n));
+    let holds: Vec<_> = tests.holds.iter().filter(|h| h.complete).collect();
+    assert_eq!(holds.len(), 5);
+    let healing: Vec<f64> = holds.iter().map(|h| h.healing()).collect();
+    assert!(healing.windows(2).all(|w| w[1] > w[0]), "{healing:?}");
+    let (f_s_inf, n) = (0.981, 10.0);
+    let rise = healing[4] - healing[0];
+    assert!(
+        rise > 0.5 * f_s_inf / n && rise < f_s_inf / n,
+        "rise {rise}"
+    );
+    assert!(
+        healing[4] - healing[3] < healing[3] - healing[2],
+        "{healing:?}"
+    );
+}

@@ -137,6 +137,10 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/rig_subloading_fluid.ron"),
     ),
     (
+        "dwell_time_armstrong",
+        include_str!("../../presets/dwell_time_armstrong.ron"),
+    ),
+    (
         "rate_state_velocity_steps",
         include_str!("../../presets/rate_state_velocity_steps.ron"),
     ),
