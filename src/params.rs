@@ -104,7 +104,7 @@ pub fn fmt_num(v: f64) -> String {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ParamError {
     /// No parameter with that key.
-    #[error("unknown key `{key}`; valid keys: {valid}")]
+    #[error("unknown key `{key}`{}; valid keys: {valid}", crate::util::suggest::hint(.key, .valid.split(", ")))]
     UnknownKey {
         /// The key that was asked for.
         key: String,

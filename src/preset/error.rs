@@ -132,7 +132,44 @@ fn message(text: &str, e: &ron::error::SpannedError, path: &str) -> String {
     if after_some(text, e.span.start.line, e.span.start.col) {
         return hint(&e.code.to_string());
     }
-    e.code.to_string()
+    match &e.code {
+        ron::Error::Eof => "unexpected end of file: the text stops before the preset is \
+                           complete (a closing bracket, parenthesis or quote is missing)"
+            .to_string(),
+        ron::Error::NoSuchStructField {
+            expected,
+            found,
+            outer,
+        } => unknown_name("field", found, outer.as_deref(), expected, "the fields are"),
+        ron::Error::NoSuchEnumVariant {
+            expected,
+            found,
+            outer,
+        } => unknown_name(
+            "choice",
+            found,
+            outer.as_deref(),
+            expected,
+            "the choices are",
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// `unknown field `stifness` in `BeltBlock` (did you mean `stiffness`?); the fields are: …`.
+fn unknown_name(
+    what: &str,
+    found: &str,
+    outer: Option<&str>,
+    expected: &[&str],
+    listing: &str,
+) -> String {
+    let inside = outer.map_or_else(String::new, |o| format!(" in `{o}`"));
+    format!(
+        "unknown {what} `{found}`{inside}{}; {listing}: {}",
+        crate::util::suggest::hint(found, expected.iter().copied()),
+        expected.join(", ")
+    )
 }
 
 /// Whether the text just before `line:col` (1-based, characters) ends with `Some(` (blanks

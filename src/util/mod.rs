@@ -6,3 +6,4 @@ pub mod hash;
 pub mod json;
 pub mod number;
 pub mod rng;
+pub mod suggest;
