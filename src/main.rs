@@ -7,6 +7,10 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => open_gui(None, false, None),
+        // `gui --help` is answered by the command line's help.
+        Some("gui") if args.iter().any(|a| a == "--help" || a == "-h") => {
+            tribolab::cli::main_with_args(&args)
+        }
         Some("gui") if args.iter().any(|a| a == "--baseline") => open_baseline(),
         Some("gui") => {
             // `tribolab gui [--frame-stats] [--fit DATA] [PRESET.ron]`

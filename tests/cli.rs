@@ -290,3 +290,97 @@ fn an_interrupted_write_leaves_no_temporary_and_keeps_the_old_file() {
     assert!(std::fs::read_to_string(&target).unwrap().starts_with("t,"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every command answers `--help` (and `help COMMAND`) with its own usage and exit 0; a
+/// mistyped command, option, preset name, parameter key, field or choice gets the nearest
+/// real one suggested; a file cut short says "unexpected end of file" with its place. Exit
+/// codes: 0 done, 1 the command failed, 2 the command line is wrong.
+#[test]
+fn help_per_command_and_suggestions_for_typos() {
+    for cmd in [
+        "run", "check", "lyapunov", "analyze", "floquet", "sweep", "events", "friction", "rig",
+        "fit", "map", "merge", "bench",
+    ] {
+        let out = tribolab(&[cmd, "--help"]);
+        assert_eq!(out.status.code(), Some(0), "{cmd}");
+        let usage = text(&out.stdout);
+        assert!(usage.contains(&format!("tribolab {cmd}")), "{cmd}: {usage}");
+        // Only this command's lines (plus the notes on presets).
+        let others = usage.matches("    tribolab ").count();
+        let own = usage.matches(&format!("    tribolab {cmd} ")).count();
+        assert_eq!(others, own, "{cmd}: {usage}");
+        assert_eq!(text(&tribolab(&["help", cmd]).stdout), usage, "{cmd}");
+    }
+    let out = tribolab(&["rig", "-h"]);
+    assert!(text(&out.stdout).contains("characterisation rig"));
+
+    let cases: [(&[&str], i32, &str); 6] = [
+        (&["runn"], 2, "unknown command `runn` (did you mean `run`?)"),
+        (
+            &["run", "coulomb", "--durration", "2"],
+            2,
+            "run: unknown option `--durration` (did you mean `--duration`?)",
+        ),
+        (
+            &["run", "s1_bench_19_36rp"],
+            1,
+            "no built-in preset of that name (did you mean `s1_bench_19_36rpm`?)",
+        ),
+        (
+            &["run", "coulomb", "--set", "system.stifness=3"],
+            1,
+            "unknown key `stifness` (did you mean `stiffness`?)",
+        ),
+        (
+            &["help", "rgi"],
+            2,
+            "no command `rgi` (did you mean `rig`?)",
+        ),
+        (
+            &["sweep", "coulomb", "--stpes", "3"],
+            2,
+            "(did you mean `--steps`?)",
+        ),
+    ];
+    for (args, code, message) in cases {
+        let out = tribolab(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(message),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+
+    let dir = temp_dir("typos");
+    let coulomb = std::fs::read_to_string("presets/coulomb.ron").unwrap();
+    for (name, body, message) in [
+        (
+            "field.ron",
+            coulomb.replace("stiffness:", "stifness:"),
+            ":9: system.stifness: unknown field `stifness` in `BeltBlock` (did you mean `stiffness`?)",
+        ),
+        (
+            "choice.ron",
+            coulomb.replace("law: Coulomb(", "law: Colomb("),
+            "law: unknown choice `Colomb` in `LawConfig` (did you mean `Coulomb`?)",
+        ),
+        (
+            "cut.ron",
+            coulomb[..coulomb.len() / 2].to_string(),
+            "unexpected end of file",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, body).unwrap();
+        let out = tribolab(&["check", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = text(&out.stderr);
+        assert!(err.contains(message), "{name}: {err}");
+        assert!(
+            err.contains(&format!("{name}:")),
+            "{name}: no file:line:col in {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -97,7 +97,7 @@ pub fn parse_analyze(args: &[String]) -> Result<AnalyzeArgs, CliError> {
                 })?);
             }
             f if f.starts_with('-') && f.len() > 1 => {
-                return Err(CliError::Usage(format!("unknown option `{f}`")));
+                return Err(CliError::UnknownOption(f.to_string()));
             }
             _ if file.is_none() => file = Some(a.clone()),
             _ => return Err(CliError::Usage(format!("unexpected argument `{a}`"))),
@@ -313,7 +313,10 @@ mod tests {
             &["m.csv", "other.csv"],
         ] {
             assert!(
-                matches!(parse_analyze(&s(bad)), Err(CliError::Usage(_))),
+                matches!(
+                    parse_analyze(&s(bad)),
+                    Err(CliError::Usage(_) | CliError::UnknownOption(_))
+                ),
                 "{bad:?}"
             );
         }

@@ -49,7 +49,7 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
             "--stats" => out.stats = true,
             "--summary" => out.summary = true,
             f if f.starts_with('-') && f.len() > 1 => {
-                return Err(CliError::Usage(format!("unknown option `{f}`")));
+                return Err(CliError::UnknownOption(f.to_string()));
             }
             _ if preset.is_none() => preset = Some(a.clone()),
             _ => return Err(CliError::Usage(format!("unexpected argument `{a}`"))),
@@ -93,18 +93,21 @@ mod tests {
 
     #[test]
     fn rejects_bad_input() {
-        assert!(matches!(parse_run(&s(&[])), Err(CliError::Usage(_))));
+        assert!(matches!(
+            parse_run(&s(&[])),
+            Err(CliError::Usage(_) | CliError::UnknownOption(_))
+        ));
         assert!(matches!(
             parse_run(&s(&["p", "--duration", "inf"])),
-            Err(CliError::Usage(_))
+            Err(CliError::Usage(_) | CliError::UnknownOption(_))
         ));
         assert!(matches!(
             parse_run(&s(&["p", "--set", "nokey"])),
-            Err(CliError::Usage(_))
+            Err(CliError::Usage(_) | CliError::UnknownOption(_))
         ));
         assert!(matches!(
             parse_run(&s(&["p", "--bogus"])),
-            Err(CliError::Usage(_))
+            Err(CliError::Usage(_) | CliError::UnknownOption(_))
         ));
     }
 }

@@ -13,7 +13,7 @@ pub(super) fn check(args: &[String]) -> Result<(), CliError> {
         if flag == "--set" {
             sets.push(set_pair(&flag_value(flag, &inline, &mut it)?)?);
         } else if flag.starts_with("--") {
-            return Err(CliError::Usage(format!("check: unknown option `{flag}`")));
+            return Err(CliError::UnknownOption(flag.to_string()));
         } else {
             presets.push(a);
         }
@@ -38,9 +38,9 @@ pub(super) fn check(args: &[String]) -> Result<(), CliError> {
                 };
                 println!("{arg}: ok ({}; {} {friction})", p.name, p.system.variant());
             }
-            Err(CliError::Failed(message) | CliError::Usage(message)) => {
+            Err(e) => {
                 failed += 1;
-                eprintln!("{message}");
+                eprintln!("{e}");
             }
         }
     }

@@ -87,7 +87,7 @@ fn parse(args: &[String]) -> Result<FitArgs, CliError> {
         } else if flag == "--json" && inline.is_none() {
             out.json = true;
         } else if flag.starts_with('-') && flag.len() > 1 {
-            return Err(CliError::Usage(format!("fit: unknown option `{flag}`")));
+            return Err(CliError::UnknownOption(flag.to_string()));
         } else {
             out.data.push(a.clone());
         }

@@ -77,7 +77,7 @@ pub fn parse(args: &[String]) -> Result<LyapunovArgs, CliError> {
             "--fast-stiff" => out.fast_stiff = true,
             "--json" => out.json = true,
             f if f.starts_with('-') && f.len() > 1 => {
-                return Err(CliError::Usage(format!("unknown option `{f}`")));
+                return Err(CliError::UnknownOption(f.to_string()));
             }
             _ if preset.is_none() => preset = Some(a.clone()),
             _ => return Err(CliError::Usage(format!("unexpected argument `{a}`"))),
@@ -385,7 +385,10 @@ mod tests {
             vec!["p", "q"],
         ] {
             assert!(
-                matches!(parse(&s(&bad)), Err(CliError::Usage(_))),
+                matches!(
+                    parse(&s(&bad)),
+                    Err(CliError::Usage(_) | CliError::UnknownOption(_))
+                ),
                 "{bad:?}"
             );
         }

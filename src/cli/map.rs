@@ -148,7 +148,7 @@ pub(super) fn merge_cmd(args: &[String]) -> Result<(), CliError> {
         match flag {
             "--out" | "-o" => out = Some(super::opts::flag_value(flag, &inline, &mut it)?),
             f if f.starts_with('-') && f.len() > 1 => {
-                return Err(usage(format!("merge: unknown option `{f}`")));
+                return Err(CliError::UnknownOption(f.to_string()));
             }
             _ => files.push(a.clone()),
         }

@@ -11,6 +11,7 @@ mod events;
 mod fit;
 mod floquet;
 mod friction_sweep;
+mod help;
 mod laws;
 mod lyapunov;
 mod map;
@@ -143,7 +144,7 @@ USAGE:
                                    W3, Carlson–Langer chains of 10, 100 and 1000 blocks (slip
                                    events per wall-s, cost exponent); --quick: no RK4, no
                                    1000-block chain
-    tribolab help | --help         this text
+    tribolab help [COMMAND]        this text, or one command's (also `COMMAND --help`)
     tribolab --version             version
 
 PRESET is a file path or the name of a built-in preset (see `tribolab presets`).
@@ -161,6 +162,12 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         return ExitCode::SUCCESS;
     };
     let rest = &args[1..];
+    if help::COMMANDS.contains(&cmd.as_str()) && cmd != "help" && help::asks_for_help(rest) {
+        if let Some(u) = help::command_usage(cmd) {
+            println!("{u}");
+        }
+        return ExitCode::SUCCESS;
+    }
     let result = match cmd.as_str() {
         "run" => run::run(rest),
         "check" => check::check(rest),
@@ -178,20 +185,50 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         "systems" => laws::print_systems(),
         "presets" => laws::print_presets(),
         "bench" => bench::bench(rest),
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(())
-        }
+        "help" | "--help" | "-h" => match rest.first() {
+            None => {
+                println!("{USAGE}");
+                Ok(())
+            }
+            Some(c) => match help::command_usage(c) {
+                Some(u) => {
+                    println!("{u}");
+                    Ok(())
+                }
+                None => Err(CliError::Usage(format!(
+                    "no command `{c}`{}",
+                    crate::util::suggest::hint(c, help::COMMANDS.iter().copied())
+                ))),
+            },
+        },
         "--version" | "-V" => {
             println!("tribolab {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
-        other => Err(CliError::Usage(format!("unknown command `{other}`"))),
+        other => Err(CliError::Usage(format!(
+            "unknown command `{other}`{}",
+            crate::util::suggest::hint(other, help::COMMANDS.iter().copied())
+        ))),
+    };
+    // A usage error shows the command's own usage; an unknown command, the list of commands.
+    let usage = || {
+        help::command_usage(cmd).unwrap_or_else(|| {
+            format!(
+                "The commands: {}. `tribolab help` describes each.",
+                help::COMMANDS.join(", ")
+            )
+        })
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Usage(msg)) => {
-            eprintln!("error: {msg}\n\n{USAGE}");
+            eprintln!("error: {msg}\n\n{}", usage());
+            ExitCode::from(2)
+        }
+        Err(CliError::UnknownOption(flag)) => {
+            let options = help::command_options(cmd);
+            let hint = crate::util::suggest::hint(&flag, options.iter().map(String::as_str));
+            eprintln!("error: {cmd}: unknown option `{flag}`{hint}\n\n{}", usage());
             ExitCode::from(2)
         }
         Err(CliError::Failed(msg)) => {
@@ -206,6 +243,8 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
 pub enum CliError {
     /// Wrong arguments.
     Usage(String),
+    /// An option the command does not have (exit 2, with the nearest it has).
+    UnknownOption(String),
     /// The command could not be carried out.
     Failed(String),
 }
@@ -220,7 +259,12 @@ pub fn load_preset_arg(arg: &str) -> Result<crate::preset::Preset, CliError> {
     match crate::preset::builtin::load(stem) {
         Some(r) => r.map_err(|e| CliError::Failed(e.to_string())),
         None => Err(CliError::Failed(format!(
-            "{arg}: no such file, and no built-in preset of that name (see `tribolab presets`)"
+            "{arg}: no such file, and no built-in preset of that name{}; `tribolab presets` \
+             lists them",
+            crate::util::suggest::hint(
+                stem,
+                crate::preset::builtin::BUILTIN.iter().map(|(s, _)| *s)
+            )
         ))),
     }
 }
@@ -287,6 +331,7 @@ impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CliError::Usage(m) | CliError::Failed(m) => f.write_str(m),
+            CliError::UnknownOption(flag) => write!(f, "unknown option `{flag}`"),
         }
     }
 }

@@ -73,9 +73,7 @@ impl Opts {
             } else if switches.contains(&flag) && inline.is_none() {
                 out.switches.push(flag.to_string());
             } else if flag.starts_with('-') && flag.len() > 1 {
-                return Err(CliError::Usage(format!(
-                    "{command}: unknown option `{flag}`"
-                )));
+                return Err(CliError::UnknownOption(flag.to_string()));
             } else if preset.is_none() {
                 preset = Some(a.clone());
             } else {
@@ -169,11 +167,26 @@ mod tests {
     #[test]
     fn rejects_bad_input() {
         let parse = |v: &[&str]| Opts::parse("floquet", &s(v), &["--rtol"], &["--json"]);
-        assert!(matches!(parse(&[]), Err(CliError::Usage(_))));
-        assert!(matches!(parse(&["p", "--bogus"]), Err(CliError::Usage(_))));
-        assert!(matches!(parse(&["p", "q"]), Err(CliError::Usage(_))));
-        assert!(matches!(parse(&["p", "--rtol"]), Err(CliError::Usage(_))));
+        assert!(matches!(
+            parse(&[]),
+            Err(CliError::Usage(_) | CliError::UnknownOption(_))
+        ));
+        assert!(matches!(
+            parse(&["p", "--bogus"]),
+            Err(CliError::Usage(_) | CliError::UnknownOption(_))
+        ));
+        assert!(matches!(
+            parse(&["p", "q"]),
+            Err(CliError::Usage(_) | CliError::UnknownOption(_))
+        ));
+        assert!(matches!(
+            parse(&["p", "--rtol"]),
+            Err(CliError::Usage(_) | CliError::UnknownOption(_))
+        ));
         let o = parse(&["p", "--rtol", "nan"]).unwrap();
-        assert!(matches!(o.number("--rtol"), Err(CliError::Usage(_))));
+        assert!(matches!(
+            o.number("--rtol"),
+            Err(CliError::Usage(_) | CliError::UnknownOption(_))
+        ));
     }
 }
