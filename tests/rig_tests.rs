@@ -174,7 +174,8 @@ fn maxwell_slip_loops_close_and_follow_the_masing_rule() {
         .unwrap()
         .unwrap();
     let r = read(&p);
-    assert!(r.rows.len() >= 10, "{} loops", r.rows.len());
+    // Two inner loops per cycle, three cycles.
+    assert_eq!(r.rows.len(), 6, "{} loops", r.rows.len());
     let mismatch = figure(&r, "return_mismatch_share");
     let masing = figure(&r, "masing_departure_share");
     assert!(mismatch < 1e-7, "return mismatch {mismatch}");
@@ -287,19 +288,26 @@ fn the_break_away_rig_keeps_its_energy_account() {
     assert!(worst < 1e-9, "energy error {worst} J");
 }
 
-/// The law the characteristic is drawn from is the preset's: a preset whose law changes
-/// changes the reference curve (no state kept between readings).
+/// The reference curve is the preset's law written out: Tustin's
+/// `μ(v) = μ_C + (μ_S − μ_C)·e^(−|v|/v_S)` at 10 N, for its default and for a changed v_S.
 #[test]
 fn the_reference_curve_is_the_law_s_own() {
-    let params = stribeck(1e-4, 1e-2, 3.0, 1.0);
-    let tustin = (tribolab::laws::find_law("tustin").unwrap().default_config)();
-    let law = tustin.build();
-    let p = rig(params, tustin, 7.0, 0.05);
-    let r = read(&p);
-    let curve = &r.series[0].points;
-    for pt in curve.iter().step_by(40) {
-        let expected = -law.steady_force(pt[0], 10.0, 1.0);
-        assert!((pt[1] - expected).abs() < 1e-12, "{pt:?} vs {expected}");
+    for v_s in ["0.01", "0.001"] {
+        let mut p = rig(
+            stribeck(1e-4, 1e-2, 3.0, 1.0),
+            (tribolab::laws::find_law("tustin").unwrap().default_config)(),
+            7.0,
+            0.05,
+        );
+        p.set_path("law.v_s", v_s).unwrap();
+        let v_s: f64 = v_s.parse().unwrap();
+        let r = read(&p);
+        let curve = &r.series[0].points;
+        assert!(curve.len() > 100);
+        for pt in curve {
+            let mu = 0.3 + 0.1 * (-pt[0] / v_s).exp();
+            assert!((pt[1] - 10.0 * mu).abs() < 1e-12, "{pt:?} vs {}", 10.0 * mu);
+        }
     }
 }
 

@@ -17,11 +17,6 @@ pub(super) fn characterisation_cmd(
     let run = run_and_read(preset).map_err(|e| CliError::Failed(format!("{name}: {e}")))?;
     let reading = &run.reading;
     super::write_out(out, |w: &mut dyn Write| write_table(reading, w))?;
-    if let Err(e) = run.outcome {
-        return Err(CliError::Failed(format!(
-            "{name}: the run stopped: {e}; what was complete up to then was written"
-        )));
-    }
     eprintln!("{}", reading.title);
     if reading.findings.is_empty() {
         eprintln!("nothing complete yet (a longer --duration?)");
@@ -29,7 +24,12 @@ pub(super) fn characterisation_cmd(
     for f in &reading.findings {
         eprintln!("  {f}");
     }
-    Ok(())
+    match run.outcome {
+        Ok(()) => Ok(()),
+        Err(e) => Err(CliError::Failed(format!(
+            "{name}: the run stopped: {e}; what was complete up to then was read and written"
+        ))),
+    }
 }
 
 fn write_table(reading: &RigReading, w: &mut dyn Write) -> std::io::Result<()> {

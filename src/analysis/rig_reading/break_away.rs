@@ -8,21 +8,35 @@ use crate::util::eng::format_si;
 pub(super) fn read(programme: &RigProgramme, rec: &RigRecord<'_>) -> RigReading {
     let mut rows = Vec::new();
     if let Some(applied) = rec.applied {
-        // A ramp ends where the applied force drops (the load comes off).
+        // A ramp ends where the applied force drops (the load comes off). Its rate is read off
+        // the record (the slope of the applied force), so a record whose start was dropped
+        // still labels its ramps right; the first ramp of such a record may be cut and is left
+        // out.
+        let trimmed = rec.time.first().is_some_and(|&t| t > 0.0);
         let mut ramp = 0usize;
+        let mut start: Option<usize> = None;
         let mut best: Option<(f64, f64)> = None;
+        let mut last_loaded = 0usize;
         for i in 0..rec.time.len() {
             if i > 0 && applied[i] < applied[i - 1] {
-                if let Some((r, f)) = best.take()
+                if let (Some((r, f)), Some(a)) = (best.take(), start.take())
+                    && !(trimmed && ramp == 0)
                     && ramp < programme.ramps
+                    && last_loaded > a
                 {
-                    rows.push(vec![programme.ramp_rate_n_per_s(ramp), r, f]);
+                    let rate =
+                        (applied[last_loaded] - applied[a]) / (rec.time[last_loaded] - rec.time[a]);
+                    rows.push(vec![rate, r, f]);
                 }
                 ramp += 1;
             }
-            let r = -rec.friction[i];
-            if applied[i] > 0.0 && best.is_none_or(|(b, _)| r > b) {
-                best = Some((r, applied[i]));
+            if applied[i] > 0.0 {
+                start.get_or_insert(i);
+                last_loaded = i;
+                let r = -rec.friction[i];
+                if best.is_none_or(|(b, _)| r > b) {
+                    best = Some((r, applied[i]));
+                }
             }
         }
     }

@@ -95,34 +95,26 @@ pub(super) fn read(
             format_si(v0, "m/s", 3),
             widths.join(", ")
         ));
-        let largest = rows.iter().map(|r| r[1].abs()).fold(0.0, f64::max);
-        let scale = rows
+        let widths: Vec<f64> = rows.iter().map(|r| r[1].abs()).collect();
+        let largest = widths.iter().copied().fold(0.0, f64::max);
+        let scale = series
             .iter()
-            .map(|r| r[1].abs())
-            .chain(
-                series
-                    .iter()
-                    .flat_map(|s| s.points.iter().map(|p| p[1].abs())),
-            )
-            .fold(0.0, f64::max);
+            .flat_map(|s| s.points.iter().map(|p| p[1].abs()))
+            .fold(largest, f64::max);
         if largest <= 1e-9 * scale {
             findings.push(
                 "No loop: a law without a state follows its steady characteristic at every \
                  frequency."
                     .to_string(),
             );
-        } else if rows.len() >= 2 && rows.windows(2).all(|w| w[1][1] > w[0][1]) {
+        } else if widths.len() >= 2 && widths.windows(2).all(|w| w[1] > w[0]) {
             findings.push(
-                "The loop widens as the frequency rises: the law's memory cannot follow fast \
-                 changes of speed."
+                "The loop widens as the frequency rises: the faster the speed changes, the \
+                 further friction lags behind it."
                     .to_string(),
             );
-        } else if rows.len() >= 2 {
-            findings.push(
-                "The loop width does not grow steadily with frequency: once a cycle moves the \
-                 contact less than its memory length, the contact answers almost elastically."
-                    .to_string(),
-            );
+        } else if widths.len() >= 2 {
+            findings.push("The loop width does not grow steadily with frequency.".to_string());
         }
     }
     RigReading {

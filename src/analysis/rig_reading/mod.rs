@@ -130,6 +130,10 @@ pub fn read(
 /// it (the stretch is complete).
 fn complete_rows(time: &[f64], start_s: f64, end_s: f64) -> Option<std::ops::Range<usize>> {
     let last = *time.last()?;
+    // A record whose start was dropped (the window keeps a bounded history) misses the stretch.
+    if time[0] > start_s {
+        return None;
+    }
     // The output interval: the last step between two distinct rows (event rows repeat a time).
     let step = time
         .iter()

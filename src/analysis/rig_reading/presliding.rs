@@ -100,7 +100,41 @@ fn force_on_return(
 }
 
 /// The virgin curve `R_v(d)` of a fresh contact, `d` up to `d_max`, slid at `speed`.
+/// The last virgin curve computed, by law, load, length and speed: the window reads a growing
+/// record twice a second and the curve does not change while the run goes on.
+type VirginKey = (LawConfig, u64, u64, u64);
+static VIRGIN_CACHE: std::sync::Mutex<Option<(VirginKey, Vec<[f64; 2]>)>> =
+    std::sync::Mutex::new(None);
+
 fn virgin_curve(
+    law: &LawConfig,
+    normal_load_n: f64,
+    d_max: f64,
+    speed: f64,
+) -> Option<Vec<[f64; 2]>> {
+    // Rounded up to three digits, so reversals read a hair apart share one curve.
+    let scale = 10f64.powf(d_max.abs().log10().floor() - 2.0);
+    let d_max = (d_max / scale).ceil() * scale;
+    let key = (
+        law.clone(),
+        normal_load_n.to_bits(),
+        d_max.to_bits(),
+        speed.to_bits(),
+    );
+    if let Ok(cache) = VIRGIN_CACHE.lock()
+        && let Some((k, curve)) = cache.as_ref()
+        && *k == key
+    {
+        return Some(curve.clone());
+    }
+    let curve = fresh_virgin_curve(law, normal_load_n, d_max, speed)?;
+    if let Ok(mut cache) = VIRGIN_CACHE.lock() {
+        *cache = Some((key, curve.clone()));
+    }
+    Some(curve)
+}
+
+fn fresh_virgin_curve(
     law: &LawConfig,
     normal_load_n: f64,
     d_max: f64,
@@ -161,8 +195,10 @@ pub(super) fn read(
     let mut rows = Vec::new();
     for i in 0..turns.len().saturating_sub(2) {
         let (a, b, c) = (&turns[i], &turns[i + 1], &turns[i + 2]);
-        // A loop nested in the one before (or the first, from the virgin curve).
-        if i > 0 && (b.x - a.x).abs() > (a.x - turns[i - 1].x).abs() + tol {
+        // Only a loop strictly inside the swing before it (the first one inside the swing from
+        // the start at x = 0) returns to a point the contact should remember.
+        let before = if i > 0 { turns[i - 1].x } else { 0.0 };
+        if (b.x - a.x).abs() >= (a.x - before).abs() - tol {
             continue;
         }
         if let Some(r) = force_on_return(rec, &resisting, a, b, c, tol) {
@@ -188,7 +224,8 @@ pub(super) fn read(
             format!(
                 "Inner loops close where they began: coming back to an earlier reversal point \
                  the force is the force it had there, to {} ({} of the force range; {} \
-                 loops). The contact remembers every reversal not yet wiped out.",
+                 loops): return-point memory, as of a contact that remembers every reversal \
+                 not yet wiped out.",
                 format_si(worst, "N", 2),
                 percent(share),
                 rows.len()
@@ -197,12 +234,20 @@ pub(super) fn read(
             format!(
                 "Inner loops do not close: coming back to an earlier reversal point the force \
                  misses the force it had there by up to {} ({} of the force range; {} \
-                 loops). The law remembers only its last reversal.",
+                 loops): no return-point memory (for a law without rate effects, a state \
+                 that holds only its last reversal).",
                 format_si(worst, "N", 2),
                 percent(share),
                 rows.len()
             )
         });
+    }
+    if rows.is_empty() && turns.len() >= 3 {
+        findings.push(
+            "No loop inside another in this motion (a larger third-harmonic share makes some), \
+             so there is no return point to check."
+                .to_string(),
+        );
     }
     // Masing rule after the highest reversal whose branch is complete.
     let top = turns

@@ -31,7 +31,12 @@ pub(super) fn read(
         let (peak_at, peak) = points.iter().fold((0.0, f64::NEG_INFINITY), |(x, m), p| {
             if p[1] > m { (p[0], p[1]) } else { (x, m) }
         });
-        let complete = last >= seg.end_s * (1.0 - 1e-9);
+        // Complete when the record reaches the slide's end or its last output row before it,
+        // and holds its start.
+        let step = rec.time.get(b - 1).copied().unwrap_or(0.0)
+            - rec.time.get(b.saturating_sub(2)).copied().unwrap_or(0.0);
+        let complete =
+            last + 1.01 * step >= seg.end_s * (1.0 - 1e-12) && rec.time[0] <= seg.start_s;
         if complete && let Some(end) = points.last() {
             rows.push(vec![seg.value, peak, peak_at, end[1], end[0]]);
         }

@@ -62,24 +62,36 @@ pub(super) fn read(
             format_si(v, "m/s", 3),
         ));
     }
-    if let (Some(slow), Some(fast)) = (
-        forward.iter().min_by(|a, b| a[0].total_cmp(&b[0])),
-        forward.iter().max_by(|a, b| a[0].total_cmp(&b[0])),
-    ) && forward.len() >= 2
-    {
-        let trend = if fast[1] < slow[1] {
-            "falls"
-        } else {
-            "does not fall"
-        };
-        findings.push(format!(
-            "Forward, friction {trend} from {} at {} to {} at {}: a falling curve is what lets \
-             a sliding contact self-excite (stick–slip).",
-            format_si(slow[1], "N", 3),
-            format_si(slow[0], "m/s", 3),
-            format_si(fast[1], "N", 3),
-            format_si(fast[0], "m/s", 3),
-        ));
+    // The longest fall along the forward curve (speed rising): the part that can self-excite.
+    let mut sorted = forward.clone();
+    sorted.sort_by(|a, b| a[0].total_cmp(&b[0]));
+    // Falls smaller than a millionth of the friction (round-off of a flat curve) do not count.
+    let tol = 1e-6 * sorted.iter().map(|p| p[1].abs()).fold(0.0, f64::max);
+    let mut fall: Option<(usize, usize)> = None;
+    let mut start = 0;
+    for i in 1..=sorted.len() {
+        if i == sorted.len() || sorted[i][1] >= sorted[i - 1][1] - tol {
+            let drop = |(a, b): (usize, usize)| sorted[a][1] - sorted[b][1];
+            if i - 1 > start && fall.is_none_or(|f| drop((start, i - 1)) > drop(f)) {
+                fall = Some((start, i - 1));
+            }
+            start = i;
+        }
+    }
+    if !sorted.is_empty() {
+        findings.push(match fall {
+            Some((a, b)) => format!(
+                "Forward, friction falls from {} at {} to {} at {}: on a falling curve a \
+                 sliding contact can self-excite (stick–slip).",
+                format_si(sorted[a][1], "N", 3),
+                format_si(sorted[a][0], "m/s", 3),
+                format_si(sorted[b][1], "N", 3),
+                format_si(sorted[b][0], "m/s", 3),
+            ),
+            None => "Forward, friction does not fall with speed anywhere in the measured \
+                     range."
+                .to_string(),
+        });
     }
     RigReading {
         title: "Stribeck curve: steady friction against sliding speed".into(),

@@ -47,6 +47,9 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         return;
     }
     refresh(app, ui.input(|i| i.time));
+    // A paused run draws no new frames of its own: come back once the reading may be stale.
+    ui.ctx()
+        .request_repaint_after(std::time::Duration::from_secs_f64(REFRESH_S));
     let reading = &app.plots.rig_test.reading;
     let avail = ui.available_size();
     let plot_w = (avail.x * 0.66).max(avail.x - 420.0);

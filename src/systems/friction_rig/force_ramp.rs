@@ -30,12 +30,22 @@ pub struct ForceRamp {
     ramp_start_s: f64,
     /// Position `x_k` where the running ramp began [m].
     ramp_origin_m: f64,
+    /// The force the contact holds at the slowest sliding, or the load if larger [N]: the
+    /// scale of the break-away force, for the step bound.
+    force_scale_n: f64,
 }
 
 impl ForceRamp {
     /// The rig with `law`, pushing `mass_kg` under `normal_load_n`.
     pub fn new(law: Law, programme: Programme, normal_load_n: f64, mass_kg: f64) -> Self {
+        let held = law.steady_force(1e-6, normal_load_n, 1.0).abs();
+        let force_scale_n = if held.is_finite() {
+            held.max(normal_load_n)
+        } else {
+            normal_load_n
+        };
         Self {
+            force_scale_n,
             contact: OneContact::new(law, 0.0),
             programme,
             normal_load_n,
@@ -115,12 +125,13 @@ impl Model for ForceRamp {
     }
 
     /// A step never spans more than a hundredth of the time the running ramp takes to reach
-    /// the normal load, so the break-away is not stepped over.
+    /// the force the contact can hold (or the normal load), so the break-away is not stepped
+    /// over.
     fn max_step_s(&self, _t: f64) -> f64 {
         if self.ramp >= self.programme.ramps {
             return f64::INFINITY;
         }
-        0.01 * self.normal_load_n / self.programme.ramp_rate_n_per_s(self.ramp)
+        0.01 * self.force_scale_n / self.programme.ramp_rate_n_per_s(self.ramp)
     }
 
     fn initialize(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {

@@ -263,17 +263,18 @@ impl Programme {
     /// switch sees no jump (the next piece starts with the next step). Constant levels give
     /// their speed; a piece that varies is evaluated at `t` kept inside it.
     pub fn velocity_in_piece_mps(&self, t: f64, piece_start_s: f64) -> f64 {
-        let end = self.next_switch_s(piece_start_s);
         match self.test {
-            RigTest::Stribeck if end.is_finite() => {
-                let mid = 0.5 * (piece_start_s + end);
+            RigTest::Stribeck => {
                 let crossing_start = self.speeds.max(2) as f64 * self.level_s;
                 if piece_start_s == crossing_start {
+                    let end = self.next_switch_s(piece_start_s);
                     self.velocity_mps(t.clamp(piece_start_s, end))
                 } else {
-                    self.velocity_mps(mid)
+                    // A level: its speed, read half a level in (the last one has no end).
+                    self.velocity_mps(piece_start_s + 0.5 * self.level_s)
                 }
             }
+            RigTest::Slides => self.slide_speeds_mps[self.slide_index(piece_start_s)],
             _ => self.velocity_mps(t),
         }
     }
@@ -429,6 +430,9 @@ mod tests {
         assert_eq!(p.velocity_mps(5.0), 1e-3);
         assert_eq!(p.next_switch_s(0.0), 5.0);
         assert!(p.renews_contact_at(5.0) && !p.renews_contact_at(0.0));
+        // A slide holds its speed up to and including its end.
+        assert_eq!(p.velocity_in_piece_mps(5.0, 0.0), 2e-3);
+        assert_eq!(p.velocity_in_piece_mps(5.0, 5.0), 1e-3);
         let seg = p.segments();
         assert_eq!((seg[1].start_s, seg[1].end_s, seg[1].value), (5.0, 15.0, 1e-3));
     }
@@ -465,6 +469,27 @@ mod tests {
         assert!(p.velocity_in_piece_mps(50.5, 50.0).abs() < 1e-18);
         assert!((p.velocity_in_piece_mps(51.0, 50.0) + 1e-5).abs() < 1e-18);
         assert_eq!(p.piece_start_s(1e9), 91.0);
+        // The last level, read at its very start, is already the last speed.
+        assert_eq!(p.velocity_in_piece_mps(91.0, 91.0), -1e-1);
+    }
+
+    /// With levels of 0.3 s the start of the last level lands a hair below an integer number
+    /// of levels after the crossing; the piece still holds its own speed from its start.
+    #[test]
+    fn awkward_level_times_keep_each_piece_on_its_level() {
+        for (n, level) in [(2, 0.3), (3, 0.7), (5, 1.1), (9, 20.0)] {
+            let p = Programme {
+                speeds: n,
+                level_s: level,
+                ..stribeck()
+            };
+            for seg in p.segments() {
+                let piece = p.piece_start_s(seg.start_s);
+                for t in [piece, seg.start_s, seg.end_s] {
+                    assert_eq!(p.velocity_in_piece_mps(t, piece), seg.value, "n {n}, L {level}");
+                }
+            }
+        }
     }
 
     /// Each frequency runs whole cycles, so the velocity is continuous where it changes, and
