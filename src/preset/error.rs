@@ -132,9 +132,14 @@ fn message(text: &str, e: &ron::error::SpannedError, path: &str) -> String {
     if after_some(text, e.span.start.line, e.span.start.col) {
         return hint(&e.code.to_string());
     }
+    if matches!(e.code, ron::Error::Eof) || at_end(text, e.span.start.line, e.span.start.col) {
+        return "unexpected end of file: the text stops before the preset is complete (a \
+                closing bracket, parenthesis or quote is missing)"
+            .to_string();
+    }
     match &e.code {
-        ron::Error::Eof => "unexpected end of file: the text stops before the preset is \
-                           complete (a closing bracket, parenthesis or quote is missing)"
+        ron::Error::ExpectedStringEnd => "a text in quotes is not closed: its closing quote is \
+                                          missing (or the file stops inside it)"
             .to_string(),
         ron::Error::NoSuchStructField {
             expected,
@@ -192,4 +197,15 @@ fn clean_path(path: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(".")
+}
+
+/// Whether nothing but blanks follows `line:col` (1-based, characters): an error there means
+/// the text stopped short, whatever ron expected next.
+pub(crate) fn at_end(text: &str, line: usize, col: usize) -> bool {
+    let mut lines = text.lines().skip(line.saturating_sub(1));
+    let Some(first) = lines.next() else {
+        return true;
+    };
+    let rest_of_line: String = first.chars().skip(col.saturating_sub(1)).collect();
+    rest_of_line.trim().is_empty() && lines.all(|l| l.trim().is_empty())
 }

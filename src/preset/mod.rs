@@ -13,7 +13,7 @@
 
 pub mod builtin;
 pub mod contacts;
-mod error;
+pub(crate) mod error;
 mod locate;
 mod playback;
 pub mod ron_io;
