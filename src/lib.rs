@@ -13,6 +13,7 @@ pub mod gui;
 pub mod identify;
 pub mod integrate;
 pub mod laws;
+pub mod lesson;
 pub mod params;
 pub mod preset;
 pub mod rig;

@@ -25,6 +25,12 @@ fn main() -> ExitCode {
                 .iter()
                 .enumerate()
                 .find(|(i, a)| *a != "--frame-stats" && *a != "--fit" && fit_at != Some(*i));
+            // A lesson file opens the window teaching it.
+            if let Some((_, a)) = preset_arg
+                && std::fs::read_to_string(a).is_ok_and(|t| t.contains("steps:"))
+            {
+                return open_gui_with_lesson(PathBuf::from(a), frame_stats);
+            }
             match preset_arg.map(|(_, a)| tribolab::cli::load_preset_arg(a)) {
                 None => open_gui(None, frame_stats, fit_data),
                 Some(Ok(p)) => open_gui(Some(p), frame_stats, fit_data),
@@ -52,7 +58,13 @@ fn open_gui(
     frame_stats: bool,
     fit_data: Option<PathBuf>,
 ) -> ExitCode {
-    tribolab::gui::run_app(preset, frame_stats, fit_data)
+    tribolab::gui::run_app(preset, frame_stats, fit_data, None)
+}
+
+/// `tribolab gui LESSON.ron`: the window teaching a lesson.
+#[cfg(feature = "gui")]
+fn open_gui_with_lesson(lesson: PathBuf, frame_stats: bool) -> ExitCode {
+    tribolab::gui::run_app(None, frame_stats, None, Some(lesson))
 }
 
 /// `tribolab gui --baseline`: an empty window with frame statistics (the rasteriser's floor).
@@ -70,6 +82,11 @@ fn open_baseline() -> ExitCode {
 #[cfg(not(feature = "gui"))]
 fn open_baseline() -> ExitCode {
     open_gui(None, false, None)
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_gui_with_lesson(_lesson: PathBuf, frame_stats: bool) -> ExitCode {
+    open_gui(None, frame_stats, None)
 }
 
 #[cfg(not(feature = "gui"))]

@@ -39,6 +39,8 @@ pub struct AppOptions {
     pub panels_on_clear: bool,
     /// A friction measurement to open in the Fit tab (`tribolab gui --fit DATA`).
     pub fit_data: Option<PathBuf>,
+    /// A lesson file to start teaching (`tribolab gui LESSON.ron`).
+    pub lesson: Option<PathBuf>,
 }
 
 impl Default for AppOptions {
@@ -51,6 +53,7 @@ impl Default for AppOptions {
             frame_stats: false,
             panels_on_clear: false,
             fit_data: None,
+            lesson: None,
         }
     }
 }
@@ -195,6 +198,8 @@ pub struct TriboApp {
     pub(super) catalogue: Option<super::catalogue::LiveCatalogue>,
     /// The panels' background is the frame's clear colour ([`AppOptions::panels_on_clear`]).
     panels_on_clear: bool,
+    /// The lesson being taught, if any.
+    pub(super) lesson: Option<super::lesson::LessonRun>,
 }
 
 impl TriboApp {
@@ -234,11 +239,15 @@ impl TriboApp {
             lab: Lab::default(),
             catalogue: None,
             panels_on_clear: opts.panels_on_clear,
+            lesson: None,
         };
         app.run.running = opts.start_running;
         if let Some(path) = &opts.fit_data {
             app.open_fit_file(path);
             app.session.view.tab = super::session::Tab::Fit;
+        }
+        if let Some(path) = &opts.lesson {
+            app.open_lesson_file(path);
         }
         let ctx = cc.egui_ctx.clone();
         match WorkerHandle::spawn(
@@ -523,8 +532,10 @@ impl TriboApp {
             let ext = path
                 .extension()
                 .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            let lesson = std::fs::read_to_string(&path).is_ok_and(|t| is_lesson_text(&t));
             match ext.as_deref() {
                 Some("csv" | "tsv" | "txt") => self.open_csv_file(&path),
+                Some("ron") if lesson => self.open_lesson_file(&path),
                 _ => self.open_preset_file(&path),
             }
         }
@@ -547,6 +558,7 @@ impl eframe::App for TriboApp {
         self.drain_worker();
         self.lab.drain();
         self.shortcuts(ctx);
+        self.lesson_keys(ctx);
         self.dropped_files(ctx);
         self.poll_dialog(ctx);
         self.take_screenshot(ctx);
@@ -574,6 +586,14 @@ impl eframe::App for TriboApp {
         egui::Panel::bottom("status_bar")
             .frame(bar)
             .show(ui, |ui| super::status_bar::show(self, ui));
+        if self.lesson.is_some() {
+            egui::Panel::bottom("lesson")
+                .frame(bar)
+                .resizable(true)
+                .default_size(150.0)
+                .min_size(90.0)
+                .show(ui, |ui| super::lesson::panel(self, ui));
+        }
         egui::Panel::left("controls")
             .frame(bar)
             .resizable(true)
@@ -667,4 +687,9 @@ impl TriboApp {
             self.notice = None;
         }
     }
+}
+
+/// Whether a `.ron` file's text is a lesson (it has steps) rather than a preset.
+pub fn is_lesson_text(text: &str) -> bool {
+    text.contains("steps:")
 }

@@ -58,6 +58,7 @@ impl TriboApp {
                 DialogKind::SaveMapCsv => self.save_map_csv_to(path),
                 DialogKind::SaveMapFigure => self.save_map_figure_to(path),
                 DialogKind::FitData => self.open_fit_file(&path),
+                DialogKind::OpenLesson => self.open_lesson_file(&path),
             },
         }
     }

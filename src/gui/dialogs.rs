@@ -25,6 +25,8 @@ pub enum DialogKind {
     SaveMapFigure,
     /// Choose a friction measurement (CSV) to fit a law to.
     FitData,
+    /// Choose a lesson file to teach.
+    OpenLesson,
 }
 
 impl DialogKind {
@@ -38,12 +40,14 @@ impl DialogKind {
             DialogKind::SaveMapCsv => "Save the regime map as CSV",
             DialogKind::SaveMapFigure => "Save the regime map as a figure (SVG)",
             DialogKind::FitData => "Open a friction measurement",
+            DialogKind::OpenLesson => "Open a lesson",
         }
     }
 
     fn filter(self) -> (&'static str, &'static [&'static str]) {
         match self {
             DialogKind::OpenPreset | DialogKind::SavePreset => ("tribolab preset", &["ron"]),
+            DialogKind::OpenLesson => ("tribolab lesson", &["ron"]),
             DialogKind::ExportCsv | DialogKind::SaveMapCsv => ("CSV", &["csv"]),
             DialogKind::SaveMapFigure => ("SVG image", &["svg"]),
             DialogKind::ExportPng => ("PNG image", &["png"]),

@@ -52,6 +52,7 @@ pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
                 ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
             }
         });
+        ui.menu_button("Lessons", |ui| super::lesson::menu(app, ui));
         ui.menu_button("View", |ui| {
             for tab in Tab::ALL {
                 if ui.radio(app.session.view.tab == tab, tab.title()).clicked() {

@@ -14,6 +14,7 @@ mod frame_stats;
 pub mod history;
 pub mod jobs;
 pub mod lab;
+pub mod lesson;
 mod menu;
 pub mod pacing;
 pub mod plots;
@@ -40,6 +41,7 @@ pub fn run_app(
     preset: Option<Preset>,
     frame_stats: bool,
     fit_data: Option<std::path::PathBuf>,
+    lesson: Option<std::path::PathBuf>,
 ) -> ExitCode {
     let _ = LAUNCHED.set(std::time::Instant::now());
     let icon = eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon.png")).ok();
@@ -63,6 +65,7 @@ pub fn run_app(
                 frame_stats,
                 panels_on_clear: true,
                 fit_data: fit_data.clone(),
+                lesson: lesson.clone(),
                 ..AppOptions::default()
             };
             Ok(Box::new(TriboApp::with_options(cc, opts)))

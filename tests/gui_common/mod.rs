@@ -45,6 +45,7 @@ pub fn window_with(
                 frame_stats: false,
                 panels_on_clear: false,
                 fit_data: None,
+                lesson: None,
             },
         )
     })
@@ -69,6 +70,7 @@ pub fn window_with_preset(
                 frame_stats: false,
                 panels_on_clear: false,
                 fit_data: None,
+                lesson: None,
             },
         )
     })
