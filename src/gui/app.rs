@@ -200,6 +200,12 @@ pub struct TriboApp {
     panels_on_clear: bool,
     /// The lesson being taught, if any.
     pub(super) lesson: Option<super::lesson::LessonRun>,
+    /// Presentation mode: no side panel, the plots take the window.
+    pub(super) presentation: bool,
+    /// The UI size last given to egui.
+    pub(super) applied_ui_scale: f32,
+    /// Undo and redo of parameter edits.
+    pub(super) undo: super::undo::UndoHistory,
 }
 
 impl TriboApp {
@@ -211,6 +217,7 @@ impl TriboApp {
     /// The app with explicit options.
     pub fn with_options(cc: &eframe::CreationContext<'_>, opts: AppOptions) -> Self {
         install_fonts(&cc.egui_ctx);
+        super::presentation::readable_text(&cc.egui_ctx);
         let mut session = match (opts.restore, cc.storage) {
             (true, Some(storage)) => eframe::get_value::<SavedSession>(storage, eframe::APP_KEY)
                 .map(|s| Session::restore(&s))
@@ -240,6 +247,9 @@ impl TriboApp {
             catalogue: None,
             panels_on_clear: opts.panels_on_clear,
             lesson: None,
+            presentation: false,
+            applied_ui_scale: 1.0,
+            undo: super::undo::UndoHistory::default(),
         };
         app.run.running = opts.start_running;
         if let Some(path) = &opts.fit_data {
@@ -498,14 +508,21 @@ impl TriboApp {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
-        let (space, reset, open, save) = ctx.input_mut(|i| {
+        let (space, reset, open, save, present) = ctx.input_mut(|i| {
             (
                 i.consume_key(egui::Modifiers::NONE, egui::Key::Space),
                 i.consume_key(egui::Modifiers::NONE, egui::Key::R),
                 i.consume_key(egui::Modifiers::COMMAND, egui::Key::O),
                 i.consume_key(egui::Modifiers::COMMAND, egui::Key::S),
+                i.consume_key(egui::Modifiers::NONE, egui::Key::F5),
             )
         });
+        if present {
+            self.toggle_presentation();
+        }
+        if ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::F1)) {
+            self.show_shortcuts();
+        }
         if space {
             self.toggle_running();
         }
@@ -557,10 +574,13 @@ impl eframe::App for TriboApp {
         }
         self.drain_worker();
         self.lab.drain();
+        self.apply_view_style(ctx);
         self.shortcuts(ctx);
+        self.undo_keys(ctx);
         self.lesson_keys(ctx);
         self.dropped_files(ctx);
         self.poll_dialog(ctx);
+        self.record_edit(ctx);
         self.take_screenshot(ctx);
         if self.run.running {
             ctx.request_repaint();
@@ -594,12 +614,14 @@ impl eframe::App for TriboApp {
                 .min_size(90.0)
                 .show(ui, |ui| super::lesson::panel(self, ui));
         }
-        egui::Panel::left("controls")
-            .frame(bar)
-            .resizable(true)
-            .default_size(340.0)
-            .min_size(280.0)
-            .show(ui, |ui| super::controls::show(self, ui));
+        if !self.presentation {
+            egui::Panel::left("controls")
+                .frame(bar)
+                .resizable(true)
+                .default_size(340.0)
+                .min_size(280.0)
+                .show(ui, |ui| super::controls::show(self, ui));
+        }
         egui::CentralPanel::default().frame(central).show(ui, |ui| {
             if self.panels_on_clear {
                 // The plots' wells (extreme_bg_color) are another 0.5 of the window's area;

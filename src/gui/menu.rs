@@ -52,6 +52,28 @@ pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
                 ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
             }
         });
+        ui.menu_button("Edit", |ui| {
+            if ui
+                .add_enabled(
+                    app.edit_history().can_undo(),
+                    egui::Button::new("Undo").shortcut_text("Ctrl+Z"),
+                )
+                .clicked()
+            {
+                ui.close();
+                app.undo();
+            }
+            if ui
+                .add_enabled(
+                    app.edit_history().can_redo(),
+                    egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z"),
+                )
+                .clicked()
+            {
+                ui.close();
+                app.redo();
+            }
+        });
         ui.menu_button("Lessons", |ui| super::lesson::menu(app, ui));
         ui.menu_button("View", |ui| {
             for tab in Tab::ALL {
@@ -60,6 +82,8 @@ pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
                     ui.close();
                 }
             }
+            ui.separator();
+            super::presentation::menu(app, ui);
             ui.separator();
             ui.checkbox(&mut app.session.view.show_bench, "Bench animation");
             ui.checkbox(&mut app.session.view.antialiasing, "Anti-aliasing")
@@ -78,16 +102,11 @@ pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
             });
         });
         ui.menu_button("Help", |ui| {
-            if ui.button("Keyboard shortcuts").clicked() {
-                app.show_info(
-                    "Keyboard shortcuts",
-                    "Space      play / pause\nR          restart from the initial conditions\n\
-                     Ctrl+O     open a preset\nCtrl+S     save the preset as…\n\
-                     Double-click a slider to reset it to its default.\n\
-                     Drop a .ron preset file on the window to open it.\n\
-                     Plots: drag to pan, scroll or Ctrl+drag to zoom, double-click to reset."
-                        .into(),
-                );
+            if ui
+                .add(egui::Button::new("Keyboard shortcuts").shortcut_text("F1"))
+                .clicked()
+            {
+                app.show_shortcuts();
                 ui.close();
             }
             if ui.button("About tribolab").clicked() {
@@ -138,5 +157,25 @@ fn builtin_menu(app: &mut TriboApp, ui: &mut egui::Ui) {
                 }
             }
         });
+    }
+}
+
+impl TriboApp {
+    /// The keyboard shortcuts (Help menu, F1).
+    pub fn show_shortcuts(&mut self) {
+        self.show_info(
+            "Keyboard shortcuts",
+            "Space      play / pause\nR          restart from the initial conditions\n\
+                     Ctrl+O     open a preset\nCtrl+S     save the preset as…\n\
+                     Ctrl+Z     undo a parameter change (Ctrl+Shift+Z or Ctrl+Y: redo)\n\
+                     F1         this list\n\
+                     F5         presentation mode (side panel hidden)\n\
+                     Ctrl + / Ctrl − / Ctrl 0   larger / smaller / normal UI size\n\
+                     Page Down / Page Up   next / previous step of a lesson\n\
+                     Double-click a slider to reset it to its default.\n\
+                     Drop a preset or lesson (.ron) or a measurement (.csv) on the window to open it.\n\
+                     Plots: drag to pan, scroll or Ctrl+drag to zoom, double-click to reset."
+                .into(),
+        );
     }
 }

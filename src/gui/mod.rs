@@ -18,12 +18,14 @@ pub mod lesson;
 mod menu;
 pub mod pacing;
 pub mod plots;
+mod presentation;
 pub mod priority;
 mod schematic;
 pub use schematic::{SCENE_VIEW_LABEL, scene_view_direction};
 pub mod session;
 mod shutdown;
 mod status_bar;
+pub mod undo;
 pub mod worker;
 
 pub use app::{AppOptions, TriboApp};

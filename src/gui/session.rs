@@ -159,6 +159,16 @@ pub struct ViewSettings {
     /// Settings of the analysis panels.
     #[serde(default)]
     pub lab: LabSettings,
+    /// Size of text and controls (egui zoom factor; 1 = normal), for projectors.
+    #[serde(default = "one")]
+    pub ui_scale: f32,
+    /// Light theme (bright rooms, figures for paper).
+    #[serde(default)]
+    pub light_theme: bool,
+}
+
+fn one() -> f32 {
+    1.0
 }
 
 impl Default for ViewSettings {
@@ -180,6 +190,8 @@ impl Default for ViewSettings {
             antialiasing: true,
             smooth_while_running: false,
             lab: LabSettings::default(),
+            ui_scale: 1.0,
+            light_theme: false,
         }
     }
 }

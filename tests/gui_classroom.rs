@@ -1,0 +1,108 @@
+//! The window in a classroom (egui_kittest, by labels and keys): F5 and the View menu's
+//! presentation mode hide the side panel; the UI size and the light theme are set from the
+//! View menu and kept in the saved session; Ctrl+Z and Ctrl+Shift+Z (and the Edit menu) undo
+//! and redo slider edits, one step per edit; F1 shows the shortcuts.
+
+#![cfg(feature = "gui")]
+#![allow(clippy::unwrap_used)]
+
+use eframe::egui;
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+
+mod gui_common;
+
+fn mass(h: &egui_kittest::Harness<'static, tribolab::gui::TriboApp>) -> f64 {
+    h.state()
+        .session()
+        .preset
+        .system
+        .params()
+        .get("mass")
+        .unwrap()
+}
+
+#[test]
+fn presentation_mode_ui_size_and_theme() {
+    let mut h = gui_common::window(egui::vec2(1400.0, 880.0), false, vec![]);
+    h.run_steps(3);
+    assert!(h.query_by_label("Mechanical system").is_some());
+    h.key_press(egui::Key::F5);
+    h.run_steps(3);
+    assert!(h.state().presenting());
+    assert!(h.query_by_label("Mechanical system").is_none());
+    // The plots are still there, and wider.
+    h.get_by_label("Overview");
+    // Back through the View menu.
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Presentation mode (F5)").click();
+    h.run_steps(3);
+    assert!(!h.state().presenting());
+    assert!(h.query_by_label("Mechanical system").is_some());
+
+    // Light theme and a larger UI from the View menu, kept in the saved session.
+    h.key_press(egui::Key::Escape);
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Light").click();
+    h.run_steps(2);
+    if h.query_by_role_and_label(Role::Slider, "UI size").is_none() {
+        h.get_by_label("View").click();
+        h.run_steps(2);
+    }
+    h.get_by_role_and_label(Role::Slider, "UI size")
+        .set_value_accesskit(1.5);
+    h.run_steps(4);
+    assert!(h.state().session().view.light_theme);
+    assert_eq!(h.ctx.theme(), egui::Theme::Light);
+    assert!((h.ctx.zoom_factor() - 1.5).abs() < 1e-6, "{}", h.ctx.zoom_factor());
+    let saved = h.state().session().to_saved();
+    assert!(saved.view.light_theme);
+    assert!((saved.view.ui_scale - 1.5).abs() < 1e-6);
+}
+
+#[test]
+fn undo_and_redo_slider_edits() {
+    let mut h = gui_common::window(egui::vec2(1400.0, 880.0), false, vec![]);
+    h.run_steps(3);
+    assert_eq!(mass(&h), 1.0);
+    assert!(!h.state().edit_history().can_undo());
+    for m in [2.0, 3.0] {
+        h.get_by_role_and_label(Role::Slider, "Block mass")
+            .set_value_accesskit(m);
+        h.run_steps(3);
+    }
+    assert_eq!(mass(&h), 3.0);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(3);
+    assert_eq!(mass(&h), 2.0);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(3);
+    assert_eq!(mass(&h), 1.0);
+    assert!(!h.state().edit_history().can_undo());
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
+    h.run_steps(3);
+    assert_eq!(mass(&h), 2.0);
+    // The Edit menu does the same.
+    h.get_by_label("Edit").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Redo").click();
+    h.run_steps(3);
+    assert_eq!(mass(&h), 3.0);
+    // A new edit after undoing clears what could be redone.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::Slider, "Block mass")
+        .set_value_accesskit(5.0);
+    h.run_steps(3);
+    assert!(!h.state().edit_history().can_redo());
+    assert_eq!(mass(&h), 5.0);
+
+    h.key_press(egui::Key::F1);
+    h.run_steps(3);
+    h.get_by_label_contains("undo a parameter change");
+}
