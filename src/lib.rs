@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod figure;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod identify;

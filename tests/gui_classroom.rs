@@ -56,7 +56,11 @@ fn presentation_mode_ui_size_and_theme() {
     h.run_steps(4);
     assert!(h.state().session().view.light_theme);
     assert_eq!(h.ctx.theme(), egui::Theme::Light);
-    assert!((h.ctx.zoom_factor() - 1.5).abs() < 1e-6, "{}", h.ctx.zoom_factor());
+    assert!(
+        (h.ctx.zoom_factor() - 1.5).abs() < 1e-6,
+        "{}",
+        h.ctx.zoom_factor()
+    );
     let saved = h.state().session().to_saved();
     assert!(saved.view.light_theme);
     assert!((saved.view.ui_scale - 1.5).abs() < 1e-6);
@@ -105,4 +109,26 @@ fn undo_and_redo_slider_edits() {
     h.key_press(egui::Key::F1);
     h.run_steps(3);
     h.get_by_label_contains("undo a parameter change");
+}
+
+/// File → Export figure (SVG) writes the current view as a handout figure: the rig's test with
+/// its title and units.
+#[test]
+fn the_current_view_exports_as_a_figure() {
+    let dir = gui_common::temp_dir("figure");
+    let path = dir.join("stribeck.svg");
+    let mut h = gui_common::window(egui::vec2(1400.0, 880.0), true, vec![Some(path.clone())]);
+    h.run_steps(3);
+    gui_common::load_builtin(&mut h, "Stribeck curve on the test rig (LuGre)");
+    h.state_mut().set_max_speed(true);
+    gui_common::run_until(&mut h, 60.0, |a| a.rig_reading().rows.len() >= 4);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Export figure (SVG)…").click();
+    gui_common::run_until(&mut h, 10.0, |_| path.exists());
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.contains("Stribeck curve: steady friction against sliding speed"));
+    assert!(svg.contains("sliding speed |v| [m/s] (log scale)"));
+    assert!(svg.contains("Stribeck curve on the test rig (LuGre). Characterisation rig"));
+    std::fs::remove_dir_all(&dir).ok();
 }

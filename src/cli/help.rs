@@ -6,7 +6,7 @@ use super::USAGE;
 /// The commands, in the order of the usage text.
 pub const COMMANDS: &[&str] = &[
     "gui", "run", "lyapunov", "check", "analyze", "floquet", "sweep", "events", "friction", "rig",
-    "fit", "map", "merge", "laws", "systems", "presets", "bench", "help",
+    "plot", "fit", "map", "merge", "laws", "systems", "presets", "bench", "help",
 ];
 
 /// The notes under the usage text that explain `PRESET` and `--set`.

@@ -16,6 +16,7 @@ mod laws;
 mod lyapunov;
 mod map;
 mod opts;
+mod plot;
 mod rig;
 mod rig_test;
 mod run;
@@ -103,6 +104,12 @@ USAGE:
                                    characteristic, frictional-lag loops, pre-sliding return
                                    points and Masing rule, break-away force against force
                                    rate): one CSV row per reading, the findings on stderr
+    tribolab plot PRESET.ron --view VIEW --out FIGURE.svg [--duration S] [--set PATH=VALUE]...
+                  [--size WxH]
+                                   a figure for a handout or a paper (SVG: white background,
+                                   title, axes with names and units, legend, the parameters in
+                                   the caption; default 900x600 px); VIEW: position, velocity,
+                                   friction, phase, friction-velocity, spectrum, rig
     tribolab fit DATA.csv... --law NAME --columns ROLE=NAME[:UNIT],... [--free KEY,...]
                  [--set KEY=VALUE]... [--preset P] [--load N] [--nominal-load N]
                  [--stick-speed V] [--force-sign resisting|body] [--smooth H]
@@ -177,6 +184,7 @@ pub fn main_with_args(args: &[String]) -> ExitCode {
         "events" => events::events_cmd(rest),
         "friction" => friction_sweep::friction_cmd(rest),
         "rig" => rig::rig_cmd(rest),
+        "plot" => plot::plot_cmd(rest),
         "fit" => fit::fit_cmd(rest),
         "map" => map::map_cmd(rest),
         "merge" => map::merge_cmd(rest),

@@ -59,6 +59,7 @@ impl TriboApp {
                 DialogKind::SaveMapFigure => self.save_map_figure_to(path),
                 DialogKind::FitData => self.open_fit_file(&path),
                 DialogKind::OpenLesson => self.open_lesson_file(&path),
+                DialogKind::ExportFigure => self.export_figure_to(path),
             },
         }
     }

@@ -27,6 +27,8 @@ pub enum DialogKind {
     FitData,
     /// Choose a lesson file to teach.
     OpenLesson,
+    /// Choose where to save the current view as a figure (SVG).
+    ExportFigure,
 }
 
 impl DialogKind {
@@ -41,6 +43,7 @@ impl DialogKind {
             DialogKind::SaveMapFigure => "Save the regime map as a figure (SVG)",
             DialogKind::FitData => "Open a friction measurement",
             DialogKind::OpenLesson => "Open a lesson",
+            DialogKind::ExportFigure => "Export the view as a figure (SVG)",
         }
     }
 
@@ -49,7 +52,7 @@ impl DialogKind {
             DialogKind::OpenPreset | DialogKind::SavePreset => ("tribolab preset", &["ron"]),
             DialogKind::OpenLesson => ("tribolab lesson", &["ron"]),
             DialogKind::ExportCsv | DialogKind::SaveMapCsv => ("CSV", &["csv"]),
-            DialogKind::SaveMapFigure => ("SVG image", &["svg"]),
+            DialogKind::SaveMapFigure | DialogKind::ExportFigure => ("SVG image", &["svg"]),
             DialogKind::ExportPng => ("PNG image", &["png"]),
             DialogKind::ImportCsv | DialogKind::FitData => ("CSV", &["csv", "txt", "tsv"]),
         }
@@ -63,6 +66,7 @@ impl DialogKind {
                 | DialogKind::ExportPng
                 | DialogKind::SaveMapCsv
                 | DialogKind::SaveMapFigure
+                | DialogKind::ExportFigure
         )
     }
 }

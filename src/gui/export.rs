@@ -208,7 +208,7 @@ fn save_png(path: &Path, img: &egui::ColorImage) -> std::io::Result<()> {
     })
 }
 
-fn with_extension(mut path: PathBuf, ext: &str) -> PathBuf {
+pub(super) fn with_extension(mut path: PathBuf, ext: &str) -> PathBuf {
     if path.extension().is_none() {
         path.set_extension(ext);
     }
@@ -216,7 +216,7 @@ fn with_extension(mut path: PathBuf, ext: &str) -> PathBuf {
 }
 
 /// A file name from a preset name.
-fn file_stem(name: &str) -> String {
+pub(super) fn file_stem(name: &str) -> String {
     // Letters and digits kept (lower case), every run of anything else one `_`:
     // "S1 bench, 19.36 rpm, Stribeck" → "s1_bench_19_36_rpm_stribeck".
     let mut s = String::with_capacity(name.len());

@@ -43,6 +43,17 @@ pub fn bar(app: &mut TriboApp, ui: &mut egui::Ui) {
                 ui.close();
                 app.export_csv_dialog(ui.ctx());
             }
+            if ui
+                .button("Export figure (SVG)…")
+                .on_hover_text(
+                    "The current view as a figure for a handout: white background, title, \
+                     axes with units, legend, the parameters in the caption",
+                )
+                .clicked()
+            {
+                ui.close();
+                app.export_figure_dialog(ui.ctx());
+            }
             if ui.button("Export plots (PNG)…").clicked() {
                 ui.close();
                 app.export_png_dialog(ui.ctx());

@@ -10,6 +10,7 @@ mod controls;
 pub mod decimate;
 pub mod dialogs;
 mod export;
+mod figure_export;
 mod frame_stats;
 pub mod history;
 pub mod jobs;

@@ -127,16 +127,7 @@ fn ticks(lo: f64, hi: f64) -> Vec<(f64, String)> {
         .collect()
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-fn rgb(c: [u8; 3]) -> String {
-    format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
-}
+use crate::figure::svg::{esc as escape, rgb};
 
 /// The map (cells in any order, missing ones left blank) as an SVG document; `boundary` is
 /// the stability boundary's symbol and points ([`super::stability_curve`]).

@@ -10,19 +10,7 @@ const LABELLED: f64 = 6.0;
 
 /// The 1–2–5 step nearest `span / 6`.
 pub fn nice_step(span: f64) -> f64 {
-    let raw = (span.abs() / LABELLED).max(f64::MIN_POSITIVE);
-    let magnitude = 10f64.powf(raw.log10().floor());
-    let m = raw / magnitude;
-    let nice = if m < 1.5 {
-        1.0
-    } else if m < 3.5 {
-        2.0
-    } else if m < 7.5 {
-        5.0
-    } else {
-        10.0
-    };
-    nice * magnitude
+    crate::figure::nice_step(span, LABELLED)
 }
 
 /// The spacer: the nice step, its half and its tenth (thinner lines).
