@@ -144,7 +144,7 @@ fn projection(
         .step_by(stride)
         .map(|p| [p[axes[0]], p[axes[1]]])
         .collect();
-    let mut plot = Plot::new(id)
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new(id))
         .x_axis_label(labels[axes[0]].clone())
         .y_axis_label(labels[axes[1]].clone());
     if reset {

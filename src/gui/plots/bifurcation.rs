@@ -346,7 +346,7 @@ fn diagram(app: &mut TriboApp, ui: &mut egui::Ui, view: &SweepView, column: usiz
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
             (a.min(*v), b.max(*v))
         });
-    let mut plot = Plot::new("bifurcation_diagram")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("bifurcation_diagram"))
         .x_axis_label(view.param.clone())
         .y_axis_label(format!("{y_label} on the section"))
         .legend(Legend::default());

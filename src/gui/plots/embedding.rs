@@ -149,7 +149,7 @@ fn trace(r: &SeriesResult, ui: &mut egui::Ui, reset: bool) {
         .collect();
     let width = ui.available_width().max(100.0) as usize;
     let pts = min_max(t.as_slice(), inp.values.as_slice(), 0..t.len(), width);
-    let mut plot = Plot::new("embedding_trace")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("embedding_trace"))
         .x_grid_spacer(log_grid_spacer(5))
         .x_axis_label("t [s]")
         .y_axis_label(inp.name.clone());
@@ -197,7 +197,7 @@ fn spectrum(r: &SeriesResult, ui: &mut egui::Ui, reset: bool) {
         .filter(|p| p.freq_hz <= f_max)
         .map(|p| [p.freq_hz, p.amplitude])
         .collect();
-    let mut plot = Plot::new("embedding_spectrum")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("embedding_spectrum"))
         .x_grid_spacer(log_grid_spacer(5))
         .x_axis_label("frequency [Hz]")
         .y_axis_label("amplitude")
@@ -235,7 +235,7 @@ fn ami(r: &SeriesResult, ui: &mut egui::Ui, reset: bool) {
         .get(rep.delay)
         .map(|v| vec![[rep.delay as f64, *v]])
         .unwrap_or_default();
-    let mut plot = Plot::new("embedding_ami")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("embedding_ami"))
         .x_grid_spacer(log_grid_spacer(5))
         .x_axis_label("delay τ [samples]")
         .y_axis_label("I(τ) [nats]")
@@ -279,7 +279,7 @@ fn cao(r: &SeriesResult, ui: &mut egui::Ui, reset: bool) {
             .filter_map(|(k, e)| e.map(|e| [(k + 1) as f64, e]))
             .collect();
     let e1 = curve(&c.e1);
-    let mut plot = Plot::new("embedding_cao")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("embedding_cao"))
         .x_grid_spacer(log_grid_spacer(5))
         .x_axis_label("dimension d")
         .y_axis_label("E1(d), E2(d)")
@@ -332,7 +332,7 @@ fn divergence(r: &SeriesResult, ui: &mut egui::Ui, reset: bool) {
                 .collect()
         })
         .unwrap_or_default();
-    let mut plot = Plot::new("embedding_divergence")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("embedding_divergence"))
         .x_grid_spacer(log_grid_spacer(5))
         .x_axis_label(format!("k [steps of t_s = {} s]", short(dv.dt_s)))
         .y_axis_label("p(k) = L(k)/t_s")

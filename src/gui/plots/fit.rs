@@ -373,7 +373,7 @@ fn plots(ui: &mut egui::Ui, out: &FitOutput, reset: bool) {
         .collect();
     // Both plots on screen below the table when there is room: residuals 110 px high.
     let height = (ui.available_height() - 150.0).clamp(180.0, 420.0);
-    let mut force = Plot::new("fit_force")
+    let mut force = crate::gui::plots::ticks::readable(Plot::new("fit_force"))
         .height(height)
         .legend(Legend::default())
         .x_axis_label("time t [s]")
@@ -381,7 +381,7 @@ fn plots(ui: &mut egui::Ui, out: &FitOutput, reset: bool) {
         .x_axis_formatter(|m, _| format_si(m.value, "s", 3))
         .y_axis_formatter(|m, _| format_si(m.value, "N", 3))
         .link_axis(egui::Id::unique("fit_time_axis"), [true, false]);
-    let mut resid = Plot::new("fit_residuals")
+    let mut resid = crate::gui::plots::ticks::readable(Plot::new("fit_residuals"))
         .height(110.0)
         .legend(Legend::default())
         .x_axis_label("time t [s]")

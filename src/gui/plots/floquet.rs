@@ -178,7 +178,7 @@ fn plot(r: &FloquetReport, ui: &mut egui::Ui, reset: bool) {
         .map(|m| m.norm())
         .fold(1.0_f64, f64::max)
         * 1.15;
-    let mut plot = Plot::new("floquet_unit_circle")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("floquet_unit_circle"))
         .data_aspect(1.0)
         .x_axis_label("Re m")
         .y_axis_label("Im m")

@@ -198,7 +198,7 @@ fn plot(ui: &mut egui::Ui, r: &FrictionSweepResult, reset: bool) {
         .map(|p| [x_of(p.value), p.mean_n])
         .collect();
     let by_speed = r.by_speed;
-    let mut plot = Plot::new("friction_sweep")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("friction_sweep"))
         .legend(Legend::default())
         .x_axis_label(if by_speed {
             "drive speed v [m/s] (log)"

@@ -121,7 +121,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         _ => Vec::new(),
     };
     let last = range.end.checked_sub(1).map(|i| [v[i], f[i]]);
-    let mut plot = Plot::new("friction_velocity")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("friction_velocity"))
         .x_axis_label(format!("slip velocity {}", app.run.label(iv)))
         .y_axis_label(format!("friction force {}", app.run.label(ifr)))
         .legend(egui_plot::Legend::default());
@@ -186,7 +186,7 @@ fn friction_loop(app: &TriboApp, ui: &mut egui::Ui, reset: bool, ix: usize, iy: 
         .zip(trail.last())
         .map(|(a, b)| [a[0].min(b[0]), a[0].max(b[0])]);
     let last = range.end.checked_sub(1).map(|i| [x[i], f[i]]);
-    let mut plot = Plot::new("friction_loop")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("friction_loop"))
         .x_axis_label(format!("support position {}", app.run.label(ix)))
         .y_axis_label(format!("lateral force {}", app.run.label(iy)))
         .legend(egui_plot::Legend::default());
@@ -239,7 +239,7 @@ fn spin_ratio(app: &TriboApp, ui: &mut egui::Ui, reset: bool, [ir, ifr, inl]: [u
         .filter(|&i| n[i] > 0.0 && r[i] > 0.0)
         .map(|i| [r[i].log10().max(RATIO_FLOOR_LOG10), f[i] / n[i]])
         .collect();
-    let mut plot = Plot::new("friction_spin_ratio")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("friction_spin_ratio"))
         .x_axis_label(format!(
             "spin/slide ratio {} (log scale; below 0.001 drawn at 0.001)",
             app.run.label(ir)

@@ -156,7 +156,7 @@ fn record(app: &TriboApp, ui: &mut egui::Ui, c: &Columns, reset: bool) {
         .get(c.driver_position)
         .map_or("m", |c| c.unit.as_str())
         .to_string();
-    let mut plot = Plot::new("load_point_record")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("load_point_record"))
         .x_axis_label(format!("load-point displacement x_lp [{unit}]"))
         .y_axis_label("friction coefficient μ = −F_f/N")
         .legend(egui_plot::Legend::default());
@@ -202,7 +202,7 @@ fn healing(ui: &mut egui::Ui, tests: &LoadPointTests, reset: bool) {
             .fold(f64::NEG_INFINITY, f64::max);
         (lo < hi).then(|| vec![[lo, c0 + beta * lo], [hi, c0 + beta * hi]])
     });
-    let mut plot = Plot::new("load_point_healing")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("load_point_healing"))
         .x_axis_label("hold time t_h [s] (log scale)")
         .y_axis_label("Δμ_peak")
         .x_axis_formatter(|mark, _| format_si(10f64.powf(mark.value), "s", 2))

@@ -262,7 +262,7 @@ fn plot(s: &LyapunovSnapshot, ui: &mut egui::Ui, reset: bool) {
     } else {
         "averaging time T [s]"
     };
-    let mut plot = Plot::new("lyapunov_convergence")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("lyapunov_convergence"))
         .x_axis_label(x_label)
         .y_axis_label(format!("λ_i(T) [{}]", sp.kind.unit()))
         .legend(Legend::default());

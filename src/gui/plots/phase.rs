@@ -68,7 +68,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         stick.push(run);
     }
     let last = range.end.checked_sub(1).map(|i| [x[i], v[i]]);
-    let mut plot = Plot::new("phase_plane")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("phase_plane"))
         .x_axis_label(x_label)
         .y_axis_label(v_label)
         .legend(egui_plot::Legend::default());

@@ -49,7 +49,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         .map(|r| [r[ix], r[iv]])
         .collect();
     ui.label(format!("{} points", pts.len()));
-    let mut plot = Plot::new("poincare")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("poincare"))
         .x_axis_label(x_label)
         .y_axis_label(v_label);
     if reset {

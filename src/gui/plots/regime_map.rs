@@ -348,7 +348,7 @@ fn map(app: &mut TriboApp, ui: &mut egui::Ui, view: &MapView, reset: bool) {
     let Some(texture_id) = cache.texture.as_ref().map(egui::TextureHandle::id) else {
         return;
     };
-    let mut plot = Plot::new("regime_map")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("regime_map"))
         .x_axis_label(figure::axis_label(&view.preset, &view.spec.x.param))
         .y_axis_label(figure::axis_label(&view.preset, &view.spec.y.param))
         .include_x(x0)

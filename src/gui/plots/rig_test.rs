@@ -223,11 +223,9 @@ fn plot(ui: &mut egui::Ui, reading: &RigReading, reset: bool) {
         .collect();
     let everything: Vec<[f64; 2]> = series.iter().flatten().copied().collect();
     let corner = emptiest_corner(&everything);
-    let mut plot = Plot::new("rig_test_plot")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("rig_test_plot"))
         .x_axis_label(xs.title.clone())
         .y_axis_label(ys.title.clone())
-        .x_grid_spacer(super::ticks::nice_spacer())
-        .y_grid_spacer(super::ticks::nice_spacer())
         .x_axis_formatter(move |mark, _| xs.tick(mark.value))
         .y_axis_formatter(move |mark, _| ys.tick(mark.value))
         .legend(egui_plot::Legend::default().position(corner));

@@ -108,7 +108,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         .take_while(|(f, _)| **f <= f_max)
         .map(|(f, a)| [*f, *a])
         .collect();
-    let mut plot = Plot::new("spectrum")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("spectrum"))
         .x_axis_label(app.run.frequency_label())
         // Finer labels than the default decades: a 0–9 Hz axis would show only "0".
         .x_grid_spacer(egui_plot::log_grid_spacer(5))

@@ -51,7 +51,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
     let time_label = app.run.time_label();
     let mut interacted = false;
     for (k, tp) in plots.iter().enumerate() {
-        let mut plot = Plot::new(("trace", tp.id))
+        let mut plot = crate::gui::plots::ticks::readable(Plot::new(("trace", tp.id)))
             .height(each)
             .link_axis(link, [true, false])
             .link_cursor(link, [true, false])

@@ -56,7 +56,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
             ]
         })
     });
-    let mut plot = Plot::new("magnitude_frequency")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("magnitude_frequency"))
         .x_axis_label("magnitude M = log₁₀(slip potency)")
         .y_axis_label("log₁₀ N(≥ M)")
         .legend(egui_plot::Legend::default());

@@ -82,7 +82,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         ))
         .small(),
     );
-    let mut plot = Plot::new("space_time")
+    let mut plot = crate::gui::plots::ticks::readable(Plot::new("space_time"))
         .x_axis_label(app.run.time_label())
         .y_axis_label("block")
         .allow_scroll(false)
