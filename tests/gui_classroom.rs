@@ -132,3 +132,39 @@ fn the_current_view_exports_as_a_figure() {
     assert!(svg.contains("Stribeck curve on the test rig (LuGre). Characterisation rig"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// State that tells the truth: the belt-turn line follows a changed wheel speed at once; after
+/// another law is chosen the side panel says the description was written for the old one and
+/// offers the edited preset a name of its own.
+#[test]
+fn derived_lines_and_notes_follow_the_live_parameters() {
+    let mut h = gui_common::window(egui::vec2(1400.0, 880.0), false, vec![]);
+    h.run_steps(3);
+    let f0 = h.state().spectrum_forcing_hz().unwrap();
+    assert!((f0 - 0.10136).abs() < 1e-4, "{f0}");
+    h.get_by_role_and_label(Role::Slider, "Wheel speed")
+        .set_value_accesskit(38.72);
+    h.run_steps(3);
+    let f1 = h.state().spectrum_forcing_hz().unwrap();
+    assert!((f1 - 2.0 * f0).abs() < 1e-6, "{f1} vs {f0}");
+
+    assert!(h.state().description_note().is_none());
+    h.get_by_role_and_label(Role::ComboBox, "Friction law")
+        .scroll_to_me();
+    h.run_steps(3);
+    h.get_by_role_and_label(Role::ComboBox, "Friction law")
+        .click();
+    h.run_steps(2);
+    h.get_by_label("Dahl").click();
+    h.run_steps(3);
+    let note = h.state().description_note().unwrap();
+    assert!(
+        note.contains("written for Stribeck (thesis S1) friction; the law is now Dahl"),
+        "{note}"
+    );
+    h.get_by_label_contains("the law is now Dahl");
+    h.get_by_role_and_label(Role::TextInput, "Name of your version")
+        .set_text_value_accesskit("My Dahl bench");
+    h.run_steps(3);
+    assert_eq!(h.state().session().preset.name, "My Dahl bench");
+}

@@ -35,6 +35,11 @@ impl Window {
     }
 }
 
+/// Fewest samples for a dominant frequency to be reported.
+pub const MIN_DOMINANT_SAMPLES: usize = 64;
+/// Fewest cycles of the dominant frequency in the record for it to be reported.
+pub const MIN_DOMINANT_CYCLES: f64 = 3.0;
+
 /// One-sided amplitude spectrum.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Spectrum {
@@ -137,6 +142,18 @@ impl Spectrum {
         Some(self.refine(k))
     }
 
+    /// The dominant component when it means something: a record of at least
+    /// [`MIN_DOMINANT_SAMPLES`] samples in which it repeats at least [`MIN_DOMINANT_CYCLES`]
+    /// times. A short record, or a drift (creep, a transient) whose strongest bin is the first
+    /// few above zero, has no dominant frequency to speak of.
+    pub fn meaningful_dominant(&self) -> Option<Peak> {
+        let samples = 2 * self.freqs_hz.len();
+        let peak = self.dominant()?;
+        (samples >= MIN_DOMINANT_SAMPLES
+            && peak.freq_hz >= MIN_DOMINANT_CYCLES * self.resolution_hz)
+            .then_some(peak)
+    }
+
     /// The fundamental `f₀`: the strongest component, unless a lower local maximum of at least
     /// [`FUNDAMENTAL_LEVEL`] of its amplitude (and at least [`MIN_FUNDAMENTAL_BINS`] bins up)
     /// has it as a multiple `m·f` (`m ≥ 2`, within ±max(2 bins, 2 %)); then the lowest such.
@@ -213,6 +230,32 @@ impl Spectrum {
 
 #[cfg(test)]
 mod tests {
+
+    /// A sine over ten periods has a dominant frequency; a ramp (creep) and a record of four
+    /// samples do not.
+    #[test]
+    fn a_dominant_frequency_only_where_one_repeats() {
+        let dt = 0.01;
+        let sine: Vec<f64> = (0..1000)
+            .map(|k| (std::f64::consts::TAU * 1.0 * k as f64 * dt).sin())
+            .collect();
+        let p = amplitude_spectrum(&sine, dt, Window::Hann)
+            .meaningful_dominant()
+            .expect("a sine repeats");
+        assert!((p.freq_hz - 1.0).abs() < 0.02, "{}", p.freq_hz);
+        let ramp: Vec<f64> = (0..1000).map(|k| k as f64).collect();
+        assert!(
+            amplitude_spectrum(&ramp, dt, Window::Hann)
+                .meaningful_dominant()
+                .is_none()
+        );
+        assert!(
+            amplitude_spectrum(&sine[..4], dt, Window::Hann)
+                .meaningful_dominant()
+                .is_none()
+        );
+    }
+
     use super::*;
 
     /// Regression: a step's spectrum reported "2f₀ = 3f₀ = f₀" (overtone windows reaching

@@ -303,6 +303,16 @@ impl TriboApp {
         self.plots.load_point.tests()
     }
 
+    /// The forcing frequency the spectrum marks, from the live parameters [Hz].
+    pub fn spectrum_forcing_hz(&self) -> Option<f64> {
+        super::plots::forcing_frequency_hz(self)
+    }
+
+    /// The note that the description no longer matches the law or system, if shown.
+    pub fn description_note(&self) -> Option<String> {
+        super::controls::description_mismatch(self)
+    }
+
     /// The characterisation rig's test as last read for the Rig test tab.
     pub fn rig_reading(&self) -> &crate::analysis::rig_reading::RigReading {
         self.plots.rig_test.reading()

@@ -71,6 +71,22 @@ fn preset_header(app: &mut TriboApp, ui: &mut egui::Ui) {
             ui.label(egui::RichText::new("(modified)").small().italics());
         }
     });
+    if changed {
+        // An edited preset is the user's own: offer it a name of its own.
+        ui.horizontal(|ui| {
+            let label = ui.label("Name of your version");
+            ui.text_edit_singleline(&mut app.session.preset.name)
+                .labelled_by(label.id);
+        });
+    }
+    if let Some(note) = description_mismatch(app) {
+        ui.label(
+            egui::RichText::new(note)
+                .italics()
+                .color(ui.visuals().warn_fg_color),
+        );
+    }
+    let p = &app.session.preset;
     if !p.description.is_empty() {
         egui::CollapsingHeader::new("About this preset")
             .default_open(true)
@@ -84,4 +100,25 @@ fn preset_header(app: &mut TriboApp, ui: &mut egui::Ui) {
     if reset.clicked() {
         app.reset_to_preset();
     }
+}
+
+/// When the law or the system is no longer the one the description was written for: a note
+/// saying so (the description itself stays as written).
+pub fn description_mismatch(app: &TriboApp) -> Option<String> {
+    let (now, was) = (&app.session.preset, &app.session.reference);
+    if now.system.variant() != was.system.variant() {
+        return Some(format!(
+            "The description below was written for the {}; the system is now the {}.",
+            was.system.info().name,
+            now.system.info().name
+        ));
+    }
+    if now.system.uses_law() && now.law.variant() != was.law.variant() {
+        return Some(format!(
+            "The description below was written for {} friction; the law is now {}.",
+            was.law.info().name,
+            now.law.info().name
+        ));
+    }
+    None
 }

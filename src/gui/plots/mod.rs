@@ -30,7 +30,7 @@ use super::TriboApp;
 use super::session::Tab;
 
 pub use roles::PlaneChoice;
-pub use spectrum::{SpectrumCache, update as update_spectrum};
+pub use spectrum::{SpectrumCache, forcing_frequency_hz, update as update_spectrum};
 
 /// Most degrees of freedom the time traces overlay (longer chains show one at a time).
 pub const MAX_OVERLAID_DOFS: usize = 4;

@@ -62,7 +62,8 @@ pub fn update(app: &mut TriboApp) {
     samples.reverse();
     let dt = app.session.preset.run.output_interval_s;
     let spectrum = amplitude_spectrum(&samples, dt, Window::Hann);
-    let dominant = spectrum.dominant();
+    // Only a frequency that repeats in the record (not a drift, not four samples).
+    let dominant = spectrum.meaningful_dominant();
     app.plots.spectrum = SpectrumCache {
         spectrum,
         dominant,
@@ -121,7 +122,7 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
         plot = plot.reset();
     }
     let dominant = c.dominant;
-    let forcing = app.run.strobe_period_s.map(|p| 1.0 / p);
+    let forcing = forcing_frequency_hz(app);
     plot.show(ui, |p| {
         p.line(Line::new("amplitude", pts).width(1.2));
         if let Some(d) = dominant {
@@ -134,4 +135,15 @@ pub fn show(app: &mut TriboApp, ui: &mut egui::Ui, reset: bool) {
             p.vline(VLine::new(format!("forcing {fb:.4} Hz"), fb).color(BELT_COLOR));
         }
     });
+}
+
+/// The forcing frequency marked on the spectrum, from the parameters as they are now (a
+/// changed wheel speed moves it at once) [Hz].
+pub fn forcing_frequency_hz(app: &TriboApp) -> Option<f64> {
+    app.session
+        .preset
+        .system
+        .forcing_period_s()
+        .filter(|p| p.is_finite() && *p > 0.0)
+        .map(|p| 1.0 / p)
 }
