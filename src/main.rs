@@ -25,6 +25,15 @@ fn main() -> ExitCode {
                 .iter()
                 .enumerate()
                 .find(|(i, a)| *a != "--frame-stats" && *a != "--fit" && fit_at != Some(*i));
+            // A measured series (by its extension) opens in the import window.
+            if let Some((_, a)) = preset_arg {
+                let ext = std::path::Path::new(a)
+                    .extension()
+                    .map(|e| e.to_string_lossy().to_ascii_lowercase());
+                if matches!(ext.as_deref(), Some("csv" | "tsv" | "txt")) {
+                    return open_gui_with_measurement(PathBuf::from(a), frame_stats);
+                }
+            }
             // A lesson file opens the window teaching it.
             if let Some((_, a)) = preset_arg
                 && std::fs::read_to_string(a).is_ok_and(|t| t.contains("steps:"))
@@ -58,13 +67,19 @@ fn open_gui(
     frame_stats: bool,
     fit_data: Option<PathBuf>,
 ) -> ExitCode {
-    tribolab::gui::run_app(preset, frame_stats, fit_data, None)
+    tribolab::gui::run_app(preset, frame_stats, fit_data, None, None)
 }
 
 /// `tribolab gui LESSON.ron`: the window teaching a lesson.
 #[cfg(feature = "gui")]
 fn open_gui_with_lesson(lesson: PathBuf, frame_stats: bool) -> ExitCode {
-    tribolab::gui::run_app(None, frame_stats, None, Some(lesson))
+    tribolab::gui::run_app(None, frame_stats, None, Some(lesson), None)
+}
+
+/// `tribolab gui DATA.csv`: the window with a measured series in its import window.
+#[cfg(feature = "gui")]
+fn open_gui_with_measurement(data: PathBuf, frame_stats: bool) -> ExitCode {
+    tribolab::gui::run_app(None, frame_stats, None, None, Some(data))
 }
 
 /// `tribolab gui --baseline`: an empty window with frame statistics (the rasteriser's floor).
@@ -86,6 +101,11 @@ fn open_baseline() -> ExitCode {
 
 #[cfg(not(feature = "gui"))]
 fn open_gui_with_lesson(_lesson: PathBuf, frame_stats: bool) -> ExitCode {
+    open_gui(None, frame_stats, None)
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_gui_with_measurement(_data: PathBuf, frame_stats: bool) -> ExitCode {
     open_gui(None, frame_stats, None)
 }
 

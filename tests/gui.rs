@@ -215,26 +215,37 @@ fn a_broken_preset_shows_where_and_leaves_the_session_alone() {
     assert!(h.state().notice().is_none());
 }
 
+/// Without a desktop file dialog the window asks for the path in a field of its own: the preset
+/// is saved where typed, the session stays as it was and the run goes on.
 #[test]
-fn without_a_file_dialog_the_window_says_so_and_keeps_running() {
+fn without_a_file_dialog_a_path_field_asks_and_the_run_goes_on() {
     use tribolab::gui::dialogs::ScriptedDialogs;
     let dialogs = ScriptedDialogs {
         answers: Default::default(),
         unavailable: true,
     };
+    let dir = temp_dir("path-field");
+    let target = dir.join("typed.ron");
     let mut h = gui_common::window_with(egui::vec2(1400.0, 900.0), true, dialogs);
     run_until(&mut h, 10.0, |a| a.history().len() > 5);
     let before = h.state().session().preset.clone();
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run_steps(3);
-    let notice = h.state().notice().expect("a message is shown").clone();
-    assert_eq!(notice.title, "No file dialog");
     h.get_by_label_contains("xdg-desktop-portal or zenity");
     assert!(!h.state().dialog_open());
+    h.get_by_role_and_label(Role::TextInput, "File path")
+        .set_text_value_accesskit(target.to_str().unwrap());
+    h.run_steps(2);
+    h.get_by_label("OK").click();
+    h.run_steps(3);
+    let saved = tribolab::preset::Preset::load(&target).unwrap();
+    assert_eq!(saved, before);
     assert_eq!(h.state().session().preset, before);
-    // The run goes on behind the message.
+    assert!(h.query_by_label("File path").is_none());
+    // The run goes on.
     let t = h.state().run_state().t_s;
     run_until(&mut h, 10.0, |a| a.run_state().t_s > t + 0.1);
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Reaches a reproducible state: paused, stepped to `t` model seconds.
@@ -291,7 +302,16 @@ fn save_as_writes_a_preset_that_loads_back_and_csv_export_writes_the_window() {
     h.get_by_label("Export traces (CSV)…").click();
     h.run_steps(2);
     let csv = std::fs::read_to_string(&csv_path).unwrap();
-    let mut lines = csv.lines();
+    // The preset of the run in `#` comment lines first: it loads back as the session's.
+    let ron: String = csv
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| format!("{}\n", l.trim_start_matches('#').trim_start()))
+        .collect();
+    let again = tribolab::preset::Preset::from_ron(&ron, "header").unwrap();
+    assert_eq!(again, h.state().session().preset);
+    let mut lines = csv.lines().skip_while(|l| l.starts_with('#'));
     assert!(
         lines
             .next()

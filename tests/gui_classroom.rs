@@ -168,3 +168,29 @@ fn derived_lines_and_notes_follow_the_live_parameters() {
     h.run_steps(3);
     assert_eq!(h.state().session().preset.name, "My Dahl bench");
 }
+
+/// `tribolab gui DATA.csv` (AppOptions::measured) opens the window with the file in the import
+/// window, ready to analyse or fit.
+#[test]
+fn a_measured_file_on_the_command_line_opens_in_the_import_window() {
+    use egui_kittest::Harness;
+    use tribolab::gui::{AppOptions, TriboApp};
+    let path = std::path::PathBuf::from("docs/examples/ball_on_flat.tsv");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 880.0))
+        .build_eframe(move |cc| {
+            TriboApp::with_options(
+                cc,
+                AppOptions {
+                    restore: false,
+                    start_running: false,
+                    measured: Some(path.clone()),
+                    ..AppOptions::default()
+                },
+            )
+        });
+    h.run_steps(3);
+    h.get_by_label("Import measured series");
+    h.get_by_label_contains("4 columns: time, Fn, pos, Ff");
+    h.get_by_label("Fit a law to this file instead");
+}

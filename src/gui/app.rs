@@ -41,6 +41,8 @@ pub struct AppOptions {
     pub fit_data: Option<PathBuf>,
     /// A lesson file to start teaching (`tribolab gui LESSON.ron`).
     pub lesson: Option<PathBuf>,
+    /// A measured series to open in the import window (`tribolab gui DATA.csv`).
+    pub measured: Option<PathBuf>,
 }
 
 impl Default for AppOptions {
@@ -54,6 +56,7 @@ impl Default for AppOptions {
             panels_on_clear: false,
             fit_data: None,
             lesson: None,
+            measured: None,
         }
     }
 }
@@ -206,6 +209,10 @@ pub struct TriboApp {
     pub(super) applied_ui_scale: f32,
     /// Undo and redo of parameter edits.
     pub(super) undo: super::undo::UndoHistory,
+    /// The file name suggested to the last dialog.
+    pub(super) suggested_name: String,
+    /// The path field shown when no desktop dialog exists.
+    pub(super) path_prompt: Option<super::asking::PathPrompt>,
 }
 
 impl TriboApp {
@@ -250,6 +257,8 @@ impl TriboApp {
             presentation: false,
             applied_ui_scale: 1.0,
             undo: super::undo::UndoHistory::default(),
+            suggested_name: String::new(),
+            path_prompt: None,
         };
         app.run.running = opts.start_running;
         if let Some(path) = &opts.fit_data {
@@ -258,6 +267,9 @@ impl TriboApp {
         }
         if let Some(path) = &opts.lesson {
             app.open_lesson_file(path);
+        }
+        if let Some(path) = &opts.measured {
+            app.open_csv_file(path);
         }
         let ctx = cc.egui_ctx.clone();
         match WorkerHandle::spawn(
@@ -643,6 +655,7 @@ impl eframe::App for TriboApp {
             super::plots::central(self, ui);
         });
         self.import_window(ui.ctx());
+        self.path_prompt_window(ui.ctx());
         self.notice_window(ui.ctx());
         // Anti-aliasing (feathering) is the largest share of software rendering (no GPU): the
         // smoothing fringes double the triangles. A still picture is smoothed; a running one

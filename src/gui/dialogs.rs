@@ -32,7 +32,7 @@ pub enum DialogKind {
 }
 
 impl DialogKind {
-    fn title(self) -> &'static str {
+    pub(super) fn title(self) -> &'static str {
         match self {
             DialogKind::OpenPreset => "Open preset",
             DialogKind::SavePreset => "Save preset as",

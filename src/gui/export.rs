@@ -22,18 +22,6 @@ impl TriboApp {
         self.ask_file(ctx, DialogKind::OpenPreset, "");
     }
 
-    /// After a dialog that could not be shown: say why and what else works.
-    pub(in crate::gui) fn explain_missing_dialog(&mut self) {
-        self.show_error(
-            "No file dialog",
-            "The desktop's file dialog could not be opened: tribolab asks for it through \
-             xdg-desktop-portal or zenity, and neither answered. Install one of them (e.g. \
-             `sudo apt install zenity`), or drop a .ron or .csv file on the window; the \
-             command line (`tribolab run … --out FILE.csv`) writes files directly."
-                .into(),
-        );
-    }
-
     /// Opens a preset file; on error shows `file:line:col: field: message` and changes nothing.
     pub(super) fn open_preset_file(&mut self, path: &Path) {
         match Preset::load(path) {
@@ -75,7 +63,18 @@ impl TriboApp {
         let path = with_extension(path, "csv");
         let range = window_range(self);
         let h = &self.history;
+        // The preset that made the run, as `#` comment lines (readers of tribolab's CSV skip
+        // them): the file says how to make it again.
+        let preset = self.session.preset.to_ron().unwrap_or_default();
         let result = write_atomically(&path, |w: &mut dyn Write| {
+            writeln!(
+                w,
+                "# tribolab {} — the preset of this run:",
+                env!("CARGO_PKG_VERSION")
+            )?;
+            for line in preset.lines() {
+                writeln!(w, "# {line}")?;
+            }
             writeln!(w, "{}", h.names().join(","))?;
             let mut line = String::new();
             for i in range {

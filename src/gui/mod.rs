@@ -45,6 +45,7 @@ pub fn run_app(
     frame_stats: bool,
     fit_data: Option<std::path::PathBuf>,
     lesson: Option<std::path::PathBuf>,
+    measured: Option<std::path::PathBuf>,
 ) -> ExitCode {
     let _ = LAUNCHED.set(std::time::Instant::now());
     let icon = eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon.png")).ok();
@@ -69,6 +70,7 @@ pub fn run_app(
                 panels_on_clear: true,
                 fit_data: fit_data.clone(),
                 lesson: lesson.clone(),
+                measured: measured.clone(),
                 ..AppOptions::default()
             };
             Ok(Box::new(TriboApp::with_options(cc, opts)))

@@ -46,6 +46,7 @@ pub fn window_with(
                 panels_on_clear: false,
                 fit_data: None,
                 lesson: None,
+                measured: None,
             },
         )
     })
@@ -71,6 +72,7 @@ pub fn window_with_preset(
                 panels_on_clear: false,
                 fit_data: None,
                 lesson: None,
+                measured: None,
             },
         )
     })
