@@ -235,6 +235,15 @@ impl Model for ForceRamp {
         row[7 + n..13 + n].copy_from_slice(&[e_kin, 0.0, w_f, w_in, 0.0, e_kin - w_in - w_f]);
     }
 
+    /// Where the sample starts to slide forward in a ramp (break-away).
+    fn section_names(&self) -> Vec<String> {
+        vec!["starting to slide (ẋ = 0, rising)".into()]
+    }
+
+    fn sections(&self, _t: f64, y: &[f64], s: &mut [f64]) {
+        s[0] = y[1];
+    }
+
     fn prefers_implicit(&self) -> bool {
         self.contact.law().is_stiff()
     }

@@ -173,6 +173,16 @@ impl Model for KinematicRig {
         row[6 + n_law..12 + n_law].copy_from_slice(&[0.0, 0.0, w_f, -w_f, 0.0, 0.0]);
     }
 
+    /// Where the imposed motion turns back (forward to backward): the reversal points of the
+    /// pre-sliding loops, the pass through zero of the Stribeck ladder.
+    fn section_names(&self) -> Vec<String> {
+        vec!["turning back (v = 0, falling)".into()]
+    }
+
+    fn sections(&self, t: f64, _y: &[f64], s: &mut [f64]) {
+        s[0] = -self.contact(t).v_rel_mps;
+    }
+
     fn prefers_implicit(&self) -> bool {
         self.driven.prefers_implicit()
     }
