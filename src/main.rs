@@ -36,7 +36,7 @@ fn main() -> ExitCode {
             }
             // A lesson file opens the window teaching it.
             if let Some((_, a)) = preset_arg
-                && std::fs::read_to_string(a).is_ok_and(|t| t.contains("steps:"))
+                && std::fs::read_to_string(a).is_ok_and(|t| tribolab::lesson::looks_like_lesson(&t))
             {
                 return open_gui_with_lesson(PathBuf::from(a), frame_stats);
             }

@@ -95,6 +95,12 @@ fn a_broken_lesson_file_says_where_and_what() {
     assert!(all.contains("(did you mean `stiffness`?)"), "{all}");
     assert!(all.contains("step 3: system.mass=-1"), "{all}");
     assert!(all.contains("step 4: look_for is empty"), "{all}");
+    // A lesson without steps is refused when read (the window would have nothing to show).
+    let empty = "(version: 1, title: \"Empty\", summary: \"none\", steps: [])";
+    let e = Lesson::from_ron(empty, "empty.ron")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("the lesson has no steps"), "{e}");
     let future = text.replace("version: 1", "version: 7");
     let e = Lesson::from_ron(&future, "mine.ron")
         .unwrap_err()

@@ -70,7 +70,7 @@ pub(super) fn check(args: &[String]) -> Result<(), CliError> {
 fn check_lesson(arg: &str) -> Option<Result<String, String>> {
     let path = std::path::Path::new(arg);
     let text = std::fs::read_to_string(path).ok()?;
-    if !text.contains("steps:") {
+    if !crate::lesson::looks_like_lesson(&text) {
         return None;
     }
     let lesson = match crate::lesson::Lesson::from_ron(&text, arg) {

@@ -36,11 +36,20 @@ pub fn nice_step(span: f64, count: f64) -> f64 {
 pub fn ticks(lo: f64, hi: f64, unit: &str, log: bool) -> Ticks {
     if log && lo > 0.0 && hi > lo {
         let (a, b) = (lo.log10(), hi.log10());
-        let step = nice_step(b - a, 6.0).max(if b - a >= 2.0 { 1.0 } else { 0.0 });
-        let at: Vec<f64> = grid(a, b, step)
-            .into_iter()
-            .map(|e| 10f64.powf(e))
-            .collect();
+        let at: Vec<f64> = if b - a >= 2.0 {
+            let step = nice_step(b - a, 6.0).max(1.0).round();
+            grid(a, b, step)
+                .into_iter()
+                .map(|e| 10f64.powf(e))
+                .collect()
+        } else {
+            // Less than two decades: 1, 2 and 5 times each power of ten.
+            let (first, last) = (a.floor() as i32, b.ceil() as i32);
+            (first..=last)
+                .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+                .filter(|v| *v >= lo * (1.0 - 1e-9) && *v <= hi * (1.0 + 1e-9))
+                .collect()
+        };
         let labels = at.iter().map(|&v| format_si(v, unit, 2)).collect();
         return Ticks {
             at,
@@ -102,5 +111,7 @@ mod tests {
             t.labels,
             ["10 µm/s", "100 µm/s", "1.0 mm/s", "10 mm/s", "100 mm/s"]
         );
+        let t = ticks(0.3, 4.0, "Hz", true);
+        assert_eq!(t.labels, ["500 mHz", "1.0 Hz", "2.0 Hz"]);
     }
 }

@@ -257,7 +257,7 @@ pub fn figure(view: FigureView, preset: &Preset, record: &Record<'_>) -> Result<
                     .map(|(&f, &a)| [f, a])
                     .collect(),
             }];
-            if let Some(peak) = spectrum.dominant() {
+            if let Some(peak) = spectrum.meaningful_dominant() {
                 series[0].name = format!(
                     "spectrum of {} (largest peak {})",
                     col(x).symbol,

@@ -433,6 +433,8 @@ impl TriboApp {
     /// speed.
     pub(super) fn load_preset(&mut self, preset: Preset, source: String) {
         self.session.load(preset, source);
+        // Undo steps back through edits of this preset, not into the one before.
+        self.undo = super::undo::UndoHistory::default();
         let s = self.speed();
         self.send(Command::SetSpeed(s));
         self.reset();
@@ -734,7 +736,7 @@ impl TriboApp {
     }
 }
 
-/// Whether a `.ron` file's text is a lesson (it has steps) rather than a preset.
+/// Whether a `.ron` file's text is a lesson rather than a preset.
 pub fn is_lesson_text(text: &str) -> bool {
-    text.contains("steps:")
+    crate::lesson::looks_like_lesson(text)
 }

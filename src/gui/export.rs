@@ -69,7 +69,7 @@ impl TriboApp {
         let result = write_atomically(&path, |w: &mut dyn Write| {
             writeln!(
                 w,
-                "# tribolab {} — the preset of this run:",
+                "# tribolab {}: the preset of this run",
                 env!("CARGO_PKG_VERSION")
             )?;
             for line in preset.lines() {

@@ -14,14 +14,15 @@ use crate::figure::views::{FigureView, Record, figure};
 /// Size of an exported figure [px].
 const SIZE: (u32, u32) = (900, 600);
 
-/// The figure view of a tab.
-pub fn view_of(tab: Tab) -> FigureView {
+/// The figure view of a tab (`None` for the views that have no figure export).
+pub fn view_of(tab: Tab) -> Option<FigureView> {
     match tab {
-        Tab::Phase => FigureView::Phase,
-        Tab::FrictionVelocity => FigureView::FrictionVelocity,
-        Tab::Spectrum => FigureView::Spectrum,
-        Tab::RigTest => FigureView::Rig,
-        _ => FigureView::Position,
+        Tab::Grid | Tab::Traces => Some(FigureView::Position),
+        Tab::Phase => Some(FigureView::Phase),
+        Tab::FrictionVelocity => Some(FigureView::FrictionVelocity),
+        Tab::Spectrum => Some(FigureView::Spectrum),
+        Tab::RigTest => Some(FigureView::Rig),
+        _ => None,
     }
 }
 
@@ -32,6 +33,16 @@ impl TriboApp {
             self.show_info("Nothing to export", "No samples yet.".into());
             return;
         }
+        if view_of(self.session.view.tab).is_none() {
+            self.show_info(
+                "No figure of this view",
+                "Figures are made of the time traces (Overview, Time traces), the phase plane, \
+                 the friction–velocity plot, the spectrum and the rig's test: open one of them \
+                 first."
+                    .into(),
+            );
+            return;
+        }
         let stem = crate::gui::export::file_stem(&self.session.preset.name);
         self.ask_file(ctx, DialogKind::ExportFigure, &format!("{stem}.svg"));
     }
@@ -39,7 +50,9 @@ impl TriboApp {
     /// Writes the current view's figure to `path` (atomically).
     pub(super) fn export_figure_to(&mut self, path: PathBuf) {
         let path = crate::gui::export::with_extension(path, "svg");
-        let view = view_of(self.session.view.tab);
+        let Some(view) = view_of(self.session.view.tab) else {
+            return;
+        };
         let range = if view == FigureView::Rig {
             0..self.history.len()
         } else {

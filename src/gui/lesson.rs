@@ -109,7 +109,11 @@ impl TriboApp {
 
     /// Page Down / Page Up: next and previous step while a lesson runs.
     pub(super) fn lesson_keys(&mut self, ctx: &egui::Context) {
-        let Some(step) = self.lesson.as_ref().map(|r| r.step) else {
+        // Not while a text field has the keyboard (Page keys move its cursor there).
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let Some((step, n)) = self.lesson.as_ref().map(|r| (r.step, r.lesson.steps.len())) else {
             return;
         };
         let (next, previous) = ctx.input_mut(|i| {
@@ -118,7 +122,7 @@ impl TriboApp {
                 i.consume_key(egui::Modifiers::NONE, egui::Key::PageUp),
             )
         });
-        if next {
+        if next && step + 1 < n {
             self.lesson_go(step + 1);
         } else if previous && step > 0 {
             self.lesson_go(step - 1);

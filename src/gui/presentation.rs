@@ -37,11 +37,15 @@ impl TriboApp {
             ctx.set_zoom_factor(wanted);
             self.applied_ui_scale = wanted;
         } else {
-            // Ctrl + / Ctrl − changed the zoom: remember it.
+            // Ctrl + / Ctrl − changed the zoom: remember it, within the range.
             let now = ctx.zoom_factor();
             if (now - self.applied_ui_scale).abs() > 1e-4 {
-                view.ui_scale = now;
-                self.applied_ui_scale = now;
+                let kept = now.clamp(*UI_SCALE_RANGE.start(), *UI_SCALE_RANGE.end());
+                if kept != now {
+                    ctx.set_zoom_factor(kept);
+                }
+                view.ui_scale = kept;
+                self.applied_ui_scale = kept;
             }
         }
         let theme = if view.light_theme {
@@ -75,18 +79,27 @@ pub fn menu(app: &mut TriboApp, ui: &mut egui::Ui) {
     {
         app.toggle_presentation();
     }
-    let mut scale = app.session.view.ui_scale;
-    if ui
+    // The size changes when the slider is let go (the zoom would move the slider under the
+    // pointer while it is dragged).
+    let id = egui::Id::unique("ui_size_being_dragged");
+    let mut scale = ui
+        .data(|d| d.get_temp::<f32>(id))
+        .unwrap_or(app.session.view.ui_scale);
+    let r = ui
         .add(
             egui::Slider::new(&mut scale, UI_SCALE_RANGE)
                 .fixed_decimals(2)
                 .suffix("×")
                 .text("UI size"),
         )
-        .on_hover_text("Size of text and controls, for a projector (also Ctrl + and Ctrl −)")
-        .changed()
-    {
-        app.session.view.ui_scale = scale;
+        .on_hover_text("Size of text and controls, for a projector (also Ctrl + and Ctrl −)");
+    if r.dragged() {
+        ui.data_mut(|d| d.insert_temp(id, scale));
+    } else {
+        ui.data_mut(|d| d.remove::<f32>(id));
+        if r.changed() || r.drag_stopped() {
+            app.session.view.ui_scale = scale;
+        }
     }
     ui.horizontal(|ui| {
         ui.label("Theme");

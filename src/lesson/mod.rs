@@ -134,6 +134,13 @@ impl Lesson {
                     e.code.to_string()
                 },
             })?;
+        if lesson.steps.is_empty() {
+            return Err(LessonError {
+                file: source.to_string(),
+                location: None,
+                message: "the lesson has no steps".to_string(),
+            });
+        }
         if lesson.version != LESSON_VERSION {
             return Err(LessonError {
                 file: source.to_string(),
@@ -155,7 +162,10 @@ impl Lesson {
         k: usize,
         load: &dyn Fn(&str) -> Result<Preset, String>,
     ) -> Result<Option<Preset>, String> {
-        let k = k.min(self.steps.len().saturating_sub(1));
+        if self.steps.is_empty() {
+            return Ok(None);
+        }
+        let k = k.min(self.steps.len() - 1);
         let Some(first) = (0..=k).rev().find(|&i| self.steps[i].preset.is_some()) else {
             return Ok(None);
         };
@@ -236,13 +246,18 @@ impl Lesson {
 /// Resolves a preset name the way lessons do: a built-in preset, else a file relative to
 /// `base` (the lesson file's folder).
 pub fn load_preset(name: &str, base: Option<&std::path::Path>) -> Result<Preset, String> {
-    if let Some(r) = crate::preset::builtin::load(name.trim_end_matches(".ron")) {
-        return r.map_err(|e| e.to_string());
-    }
     let path = match base {
         Some(dir) => dir.join(name),
         None => std::path::PathBuf::from(name),
     };
+    // A name written as a file (`my.ron`, `dir/x`) is the lecturer's file when it exists.
+    let as_file = name.ends_with(".ron") || name.contains(['/', '\\']);
+    if as_file && path.exists() {
+        return Preset::load(&path).map_err(|e| e.to_string());
+    }
+    if let Some(r) = crate::preset::builtin::load(name.trim_end_matches(".ron")) {
+        return r.map_err(|e| e.to_string());
+    }
     if path.exists() {
         return Preset::load(&path).map_err(|e| e.to_string());
     }
@@ -253,4 +268,10 @@ pub fn load_preset(name: &str, base: Option<&std::path::Path>) -> Result<Preset,
             crate::preset::builtin::BUILTIN.iter().map(|(s, _)| *s)
         )
     ))
+}
+
+/// Whether a `.ron` file's text is a lesson rather than a preset: it has steps with texts to
+/// look for (a preset has neither field).
+pub fn looks_like_lesson(text: &str) -> bool {
+    text.contains("steps:") && text.contains("look_for")
 }

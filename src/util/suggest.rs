@@ -35,6 +35,14 @@ pub fn distance(a: &str, b: &str) -> usize {
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).clamp(1, 3);
     let lower = word.to_lowercase();
+    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+    // Only the case differs: that is the word meant (unless it is the word itself).
+    if let Some(c) = candidates
+        .iter()
+        .find(|c| c.eq_ignore_ascii_case(word) && **c != word)
+    {
+        return Some(c);
+    }
     let mut best: Option<(usize, &'a str)> = None;
     let mut tie = false;
     for c in candidates {
@@ -94,5 +102,9 @@ mod tests {
             Some("s1_bench_19_36rpm")
         );
         assert_eq!(hint("runn", ["run", "rig"]), " (did you mean `run`?)");
+        assert_eq!(
+            closest("Coulomb", ["coulomb_stick_slip_undamped", "coulomb"]),
+            Some("coulomb")
+        );
     }
 }
