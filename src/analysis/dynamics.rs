@@ -22,6 +22,11 @@ pub trait Dynamics: Sync {
         false
     }
 
+    /// Why tangent analyses (Floquet multipliers) do not apply to the system, when they do not.
+    fn tangent_refusal(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Whether the contact sticks exactly (a stick mode entered by events), so that stick onset
     /// is a natural Poincaré section.
     fn exact_stick(&self) -> bool {
@@ -80,6 +85,10 @@ impl Dynamics for PresetDynamics {
 
     fn is_stochastic(&self) -> bool {
         self.preset.noise.is_some() || self.preset.system.is_stochastic()
+    }
+
+    fn tangent_refusal(&self) -> Option<&'static str> {
+        self.preset.system.tangent_refusal()
     }
 
     fn exact_stick(&self) -> bool {

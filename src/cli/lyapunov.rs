@@ -117,7 +117,9 @@ pub(super) fn lyapunov(args: &[String]) -> Result<(), CliError> {
     let report = analyze(&preset, &opts, !a.no_benettin).map_err(|e| match e {
         LyapunovError::InvalidOption { .. } => CliError::Usage(e.to_string()),
         LyapunovError::Sim(e) => CliError::Failed(format!("{}: {e}", a.preset)),
-        LyapunovError::Thermal => CliError::Failed(format!("{}: {e}", a.preset)),
+        LyapunovError::Thermal | LyapunovError::NoTangent(_) => {
+            CliError::Failed(format!("{}: {e}", a.preset))
+        }
     })?;
     let mut out = std::io::stdout().lock();
     let r = if a.json {

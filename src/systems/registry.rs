@@ -132,6 +132,13 @@ pub trait SystemKind: ParamSet + Clone + Default + PartialEq + Send + Sync + 'st
         None
     }
 
+    /// Why the analyses that follow the tangent dynamics (Lyapunov exponents, Floquet
+    /// multipliers) do not apply to this system, when they do not (`None`, the default: they
+    /// apply).
+    fn tangent_refusal(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Builds the model with one law per contact (`laws.len() == n_contacts()`) and the
     /// optional load noise, with its initial state.
     fn build(&self, laws: &[LawConfig], noise: Option<&NoiseParams>) -> Built;
@@ -263,6 +270,11 @@ macro_rules! system_registry {
             /// Whether the system's own equations are random (thermal noise).
             pub fn is_stochastic(&self) -> bool {
                 dispatch_system!(self, p => p.is_stochastic())
+            }
+
+            /// Why Lyapunov exponents and Floquet multipliers do not apply, when they do not.
+            pub fn tangent_refusal(&self) -> Option<&'static str> {
+                dispatch_system!(self, p => p.tangent_refusal())
             }
 
             /// The standard friction test, when the system is a characterisation rig.

@@ -113,6 +113,9 @@ pub enum FloquetError {
         "the motion is random, so aperiodic (normal-load noise or a temperature above 0 K): no periodic orbit — turn the noise off or set the temperature to 0"
     )]
     Stochastic,
+    /// The system has no tangent equations to follow (it says why).
+    #[error("{0}")]
+    NoTangent(&'static str),
     /// Nothing to take a section of.
     #[error("the system is not forced and the model offers no Poincaré section")]
     NoSection,
@@ -249,6 +252,9 @@ fn floquet_in_pool(
     dynamics: &dyn Dynamics,
     options: &FloquetOptions,
 ) -> Result<FloquetReport, FloquetError> {
+    if let Some(why) = dynamics.tangent_refusal() {
+        return Err(FloquetError::NoTangent(why));
+    }
     if dynamics.is_stochastic() {
         return Err(FloquetError::Stochastic);
     }

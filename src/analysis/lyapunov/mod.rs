@@ -114,12 +114,22 @@ pub enum LyapunovError {
         "the thermal noise is not part of the tangent equations: set the temperature to 0 K for the exponents of the cold system"
     )]
     Thermal,
+    /// The system has no tangent equations to follow (it says why).
+    #[error("{0}")]
+    NoTangent(&'static str),
 }
 
 /// Refuses systems whose own equations are random: their model is the noiseless one, so an
 /// analysis would silently describe another motion than the run's. (Load noise is a fixed
 /// signal of time in the model, so its runs are analysed.)
+///
+/// Also refuses systems without tangent equations ([`SystemConfig::tangent_refusal`]).
+///
+/// [`SystemConfig::tangent_refusal`]: crate::systems::SystemConfig::tangent_refusal
 pub fn check_deterministic(preset: &Preset) -> Result<(), LyapunovError> {
+    if let Some(why) = preset.system.tangent_refusal() {
+        return Err(LyapunovError::NoTangent(why));
+    }
     if preset.system.is_stochastic() {
         Err(LyapunovError::Thermal)
     } else {
