@@ -99,11 +99,12 @@ USAGE:
                                    before, peak, end; ≈ a and a − b) and each hold (Δμ_peak
                                    against the hold time, healing rate per decade): one CSV
                                    row per step or hold, the table on stderr; on a
-                                   characterisation rig (system FrictionRig): its standard
-                                   test read (Stribeck curve against the law's
-                                   characteristic, frictional-lag loops, pre-sliding return
-                                   points and Masing rule, break-away force against force
-                                   rate): one CSV row per reading, the findings on stderr
+                                   characterisation rig (system FrictionRig, or Asperity
+                                   with drive Rig): its standard test read (Stribeck curve
+                                   against the law's characteristic, frictional-lag loops,
+                                   pre-sliding return points and Masing rule, break-away
+                                   force against force rate, normal approach per decade of
+                                   time): one CSV row per reading, the findings on stderr
     tribolab plot PRESET.ron --view VIEW --out FIGURE.svg [--duration S] [--set PATH=VALUE]...
                   [--size WxH]
                                    a figure for a handout or a paper (SVG: white background,

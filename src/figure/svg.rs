@@ -46,7 +46,9 @@ fn range(fig: &Figure, k: usize, log: bool) -> (f64, f64) {
         if hi / lo < 1.01 {
             return (lo / 2.0, hi * 2.0);
         }
-        return (lo, hi);
+        // The same margin as a linear axis, in decades: points at the ends stay off the frame.
+        let pad = (hi / lo).powf(0.04);
+        return (lo / pad, hi * pad);
     }
     if hi - lo <= f64::EPSILON * hi.abs().max(lo.abs()).max(1e-300) {
         let pad = if hi == 0.0 { 1.0 } else { 0.1 * hi.abs() };

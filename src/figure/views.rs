@@ -284,16 +284,21 @@ pub fn figure(view: FigureView, preset: &Preset, record: &Record<'_>) -> Result<
                 need(Role::FrictionForce(0))?,
             );
             let applied = record.find(Role::AppliedForce(0)).map(|i| (record.data)(i));
+            let normal = record.find(Role::Position(1)).map(|i| (record.data)(i));
             let rec = RigRecord {
                 time: t,
                 position: (record.data)(x),
                 velocity: (record.data)(v),
                 friction: (record.data)(f),
                 applied,
+                normal,
             };
             let load = preset.system.nominal_normal_load_n(0).unwrap_or(1.0);
             let laws = preset.contact_laws();
-            let law = laws.first().unwrap_or(&preset.law);
+            let law = preset
+                .system
+                .uses_law()
+                .then(|| laws.first().unwrap_or(&preset.law));
             let reading = rig_reading::read(&programme, law, load, &rec);
             let convert = |a: &Option<rig_reading::Axis>| {
                 a.as_ref().map_or_else(

@@ -23,11 +23,11 @@ fn at_time(time: &[f64], y: &[f64], t: f64) -> f64 {
 
 pub(super) fn read(
     programme: &RigProgramme,
-    law: &LawConfig,
+    law: Option<&LawConfig>,
     normal_load_n: f64,
     record: &RigRecord<'_>,
 ) -> RigReading {
-    let law = law.build();
+    let law = law.map(LawConfig::build);
     let mut series = Vec::new();
     let mut rows = Vec::new();
     for seg in programme.segments() {
@@ -64,19 +64,21 @@ pub(super) fn read(
     }
     let v0 = programme.mean_speed_mps;
     let v1 = programme.speed_amplitude_mps;
-    let curve: Vec<[f64; 2]> = (0..CURVE_POINTS)
-        .map(|i| v0 - v1 + 2.0 * v1 * i as f64 / (CURVE_POINTS - 1) as f64)
-        .map(|v| [v, -law.steady_force(v, normal_load_n, 1.0)])
-        .filter(|p| p[1].is_finite())
-        .collect();
-    series.insert(
-        0,
-        Series {
-            name: "law's steady characteristic".into(),
-            mark: Mark::Dashed,
-            points: curve,
-        },
-    );
+    if let Some(law) = &law {
+        let curve: Vec<[f64; 2]> = (0..CURVE_POINTS)
+            .map(|i| v0 - v1 + 2.0 * v1 * i as f64 / (CURVE_POINTS - 1) as f64)
+            .map(|v| [v, -law.steady_force(v, normal_load_n, 1.0)])
+            .filter(|p| p[1].is_finite())
+            .collect();
+        series.insert(
+            0,
+            Series {
+                name: "law's steady characteristic".into(),
+                mark: Mark::Dashed,
+                points: curve,
+            },
+        );
+    }
     let mut findings = Vec::new();
     if !rows.is_empty() {
         let widths: Vec<String> = rows
@@ -103,8 +105,8 @@ pub(super) fn read(
             .fold(largest, f64::max);
         if largest <= 1e-9 * scale {
             findings.push(
-                "No loop: a law without a state follows its steady characteristic at every \
-                 frequency."
+                "No loop: friction follows its steady characteristic at every frequency (a \
+                 law without a state)."
                     .to_string(),
             );
         } else if widths.len() >= 2 && widths.windows(2).all(|w| w[1] > w[0]) {

@@ -10,6 +10,7 @@
 
 mod break_away;
 mod lag;
+mod normal_creep;
 mod presliding;
 mod run;
 mod slides;
@@ -108,12 +109,17 @@ pub struct RigRecord<'a> {
     pub friction: &'a [f64],
     /// Force the rig applies (break-away test) [N].
     pub applied: Option<&'a [f64]>,
+    /// Height of the body above the counter-surface's reference (normal-creep test: the second
+    /// degree of freedom's position) [m].
+    pub normal: Option<&'a [f64]>,
 }
 
-/// Reads `record` of `programme` run with `law` under `normal_load_n`.
+/// Reads `record` of `programme` run with `law` under `normal_load_n` (`law` is `None` for a
+/// system whose friction is its own, such as the asperity model: nothing is compared with a
+/// law's characteristic or virgin curve then).
 pub fn read(
     programme: &RigProgramme,
-    law: &LawConfig,
+    law: Option<&LawConfig>,
     normal_load_n: f64,
     record: &RigRecord<'_>,
 ) -> RigReading {
@@ -123,6 +129,7 @@ pub fn read(
         RigTest::PreSliding => presliding::read(programme, law, normal_load_n, record),
         RigTest::BreakAway => break_away::read(programme, record),
         RigTest::Slides => slides::read(programme, normal_load_n, record),
+        RigTest::NormalCreep => normal_creep::read(record),
     }
 }
 

@@ -8,8 +8,8 @@ use crate::preset::Preset;
 
 /// Keeps the columns the reading needs (`None`: the column is absent).
 struct Keep {
-    index: [Option<usize>; 5],
-    data: [Vec<f64>; 5],
+    index: [Option<usize>; 6],
+    data: [Vec<f64>; 6],
 }
 
 impl SampleSink for Keep {
@@ -56,6 +56,7 @@ pub fn run_and_read(preset: &Preset) -> Result<RigRun, RigRunError> {
         Role::SlipVelocity(0),
         Role::FrictionForce(0),
         Role::AppliedForce(0),
+        Role::Position(1),
     ];
     let mut keep = Keep {
         index: roles.map(|r| find_role(&cols, r)),
@@ -69,10 +70,14 @@ pub fn run_and_read(preset: &Preset) -> Result<RigRun, RigRunError> {
         velocity: &d[2],
         friction: &d[3],
         applied: keep.index[4].map(|_| d[4].as_slice()),
+        normal: keep.index[5].map(|_| d[5].as_slice()),
     };
     let load = preset.system.nominal_normal_load_n(0).unwrap_or(1.0);
     let laws = preset.contact_laws();
-    let law = laws.first().unwrap_or(&preset.law);
+    let law = preset
+        .system
+        .uses_law()
+        .then(|| laws.first().unwrap_or(&preset.law));
     Ok(RigRun {
         reading: read(&programme, law, load, &record),
         outcome,

@@ -1,5 +1,6 @@
 //! The Stribeck test read: the mean resisting force over the second half of each speed level
-//! against the law's steady characteristic `F_ss(v)`.
+//! against the law's steady characteristic `F_ss(v)` (when the friction comes from a law; a
+//! system with friction of its own, the asperity model, is read alone).
 
 use super::{
     Axis, Mark, RigReading, RigRecord, Series, complete_rows, log_space, percent, time_mean,
@@ -13,12 +14,15 @@ const CURVE_POINTS: usize = 241;
 
 pub(super) fn read(
     programme: &RigProgramme,
-    law: &LawConfig,
+    law: Option<&LawConfig>,
     normal_load_n: f64,
     record: &RigRecord<'_>,
 ) -> RigReading {
-    let law = law.build();
-    let steady = |v: f64| -law.steady_force(v, normal_load_n, 1.0);
+    let law = law.map(LawConfig::build);
+    let steady = |v: f64| {
+        law.as_ref()
+            .map_or(f64::NAN, |l| -l.steady_force(v, normal_load_n, 1.0))
+    };
     let mut forward = Vec::new();
     let mut backward = Vec::new();
     let mut rows = Vec::new();
@@ -39,14 +43,25 @@ pub(super) fn read(
         if miss.is_finite() && worst.is_none_or(|(w, _)| miss > w) {
             worst = Some((miss, v));
         }
-        rows.push(vec![v, resisting, characteristic]);
+        rows.push(if law.is_some() {
+            vec![v, resisting, characteristic]
+        } else {
+            vec![v, resisting]
+        });
     }
     let (lo, hi) = programme.speed_range_mps;
-    let curve: Vec<[f64; 2]> = log_space(lo / 3.0, hi * 3.0, CURVE_POINTS)
-        .map(|v| [v, steady(v)])
-        .filter(|p| p[1].is_finite())
-        .collect();
+    let curve: Vec<[f64; 2]> = log_space(
+        lo / 3.0,
+        hi * 3.0,
+        CURVE_POINTS * usize::from(law.is_some()),
+    )
+    .map(|v| [v, steady(v)])
+    .filter(|p| p[1].is_finite())
+    .collect();
     let mut findings = Vec::new();
+    if law.is_none() && !rows.is_empty() {
+        findings.push(format!("Measured at {} speeds.", rows.len()));
+    }
     if let Some((miss, v)) = worst {
         let scale = rows
             .iter()
@@ -97,7 +112,7 @@ pub(super) fn read(
         title: "Stribeck curve: steady friction against sliding speed".into(),
         x: Axis::log("sliding speed |v|", "m/s"),
         y: Axis::linear("friction |R|", "N"),
-        series: vec![
+        series: [
             Series {
                 name: "law's steady characteristic".into(),
                 mark: Mark::Line,
@@ -113,16 +128,23 @@ pub(super) fn read(
                 mark: Mark::Points,
                 points: backward,
             },
-        ],
+        ]
+        .into_iter()
+        .filter(|s| !s.points.is_empty())
+        .collect(),
         findings,
         figures: worst
             .map(|(miss, _)| vec![("largest_departure", miss)])
             .unwrap_or_default(),
-        columns: vec![
-            ("v", "m/s"),
-            ("friction_measured", "N"),
-            ("friction_steady", "N"),
-        ],
+        columns: if law.is_some() {
+            vec![
+                ("v", "m/s"),
+                ("friction_measured", "N"),
+                ("friction_steady", "N"),
+            ]
+        } else {
+            vec![("v", "m/s"), ("friction_measured", "N")]
+        },
         rows,
     }
 }

@@ -93,6 +93,7 @@ fn refresh(app: &mut TriboApp, now_s: f64) {
         velocity: h.column(v),
         friction: h.column(f),
         applied: applied.map(|a| h.column(a)),
+        normal: index(Role::Position(1)).map(|n| h.column(n)),
     };
     let load = app
         .session
@@ -101,7 +102,12 @@ fn refresh(app: &mut TriboApp, now_s: f64) {
         .nominal_normal_load_n(0)
         .unwrap_or(1.0);
     let laws = app.session.preset.contact_laws();
-    let law = laws.first().unwrap_or(&app.session.preset.law);
+    let law = app
+        .session
+        .preset
+        .system
+        .uses_law()
+        .then(|| laws.first().unwrap_or(&app.session.preset.law));
     let reading = read(&programme, law, load, &record);
     let len = h.len();
     let cache = &mut app.plots.rig_test;

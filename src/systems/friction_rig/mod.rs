@@ -117,11 +117,16 @@ crate::param_struct! {
         /// Speeds of the slides test [m/s], one slide each, in order (at most eight).
         slide_speeds: "slide_speeds": SlideSpeeds = SlideSpeeds::default();
     }
-    consistency = |p: &Self| crate::params::not_above(
+    consistency = |p: &Self| (p.test == RigTest::NormalCreep).then(|| (
+        "test".to_string(),
+        "the normal-creep test reads how far a loaded body approaches the counter-surface; a \
+         law alone has no such body — run it on the asperity model (system: Asperity)"
+            .to_string(),
+    )).or_else(|| crate::params::not_above(
         ("speed_min", "v_min", p.speed_min_mps),
         ("speed_max", "v_max", p.speed_max_mps),
         "the Stribeck test runs from the slowest speed to the fastest",
-    );
+    ));
 }
 
 impl FrictionRigParams {
@@ -216,7 +221,10 @@ impl SystemKind for FrictionRigParams {
                 value: p.ramp_rate_n_per_s(p.ramps - 1),
                 unit: "N/s",
             }),
-            RigTest::FrictionalLag | RigTest::PreSliding | RigTest::Slides => {}
+            RigTest::FrictionalLag
+            | RigTest::PreSliding
+            | RigTest::Slides
+            | RigTest::NormalCreep => {}
         }
         out
     }

@@ -25,17 +25,28 @@ pub enum RigTest {
     /// contact: the friction coefficient against the sliding distance, one curve per speed (the
     /// figures of tribometer tests such as the dry and lubricated tests of Ozaki & Hashiguchi).
     Slides,
+    /// Normal creep: no sliding; the load comes on and stays, and the normal approach is read
+    /// against the log of time. Needs a body that can approach the counter-surface (the
+    /// asperity model); a law alone has none.
+    NormalCreep,
 }
 
 impl ExtraField for RigTest {
     fn choices() -> &'static [&'static str] {
-        &["Stribeck", "FrictionalLag", "PreSliding", "BreakAway", "Slides"]
+        &[
+            "Stribeck",
+            "FrictionalLag",
+            "PreSliding",
+            "BreakAway",
+            "Slides",
+            "NormalCreep",
+        ]
     }
 }
 
 impl RigTest {
     /// Whether the rig imposes the motion (every test but the break-away ramp, which imposes a
-    /// force).
+    /// force; the normal-creep test imposes rest).
     pub fn is_kinematic(self) -> bool {
         self != RigTest::BreakAway
     }
@@ -204,7 +215,7 @@ impl Programme {
             RigTest::Stribeck => Some(self.stribeck_start_s(2 * self.speeds.max(2))),
             RigTest::FrictionalLag => Some(self.lag_start_s(self.frequencies.max(1))),
             RigTest::PreSliding => Some(self.cycles as f64 / self.frequency_hz),
-            RigTest::BreakAway => None,
+            RigTest::BreakAway | RigTest::NormalCreep => None,
             RigTest::Slides => Some(self.slide_start_s(self.slides.max(1))),
         }
     }
@@ -240,7 +251,7 @@ impl Programme {
                 let b = self.harmonic_ratio;
                 self.amplitude_m * w * ((w * t).cos() + 3.0 * b * (3.0 * w * t).cos())
             }
-            RigTest::BreakAway => 0.0,
+            RigTest::BreakAway | RigTest::NormalCreep => 0.0,
             RigTest::Slides => self.slide_speeds_mps[self.slide_index(t)],
         }
     }
@@ -301,7 +312,7 @@ impl Programme {
             RigTest::Slides => (1..self.slides.clamp(1, MAX_SLIDES))
                 .map(|k| self.slide_start_s(k))
                 .collect(),
-            RigTest::PreSliding | RigTest::BreakAway => Vec::new(),
+            RigTest::PreSliding | RigTest::BreakAway | RigTest::NormalCreep => Vec::new(),
         };
         switches
             .into_iter()
@@ -319,7 +330,7 @@ impl Programme {
                 1.0 / (32.0 * self.lag_frequency_hz(j))
             }
             RigTest::PreSliding => 1.0 / (3.0 * 32.0 * self.frequency_hz),
-            RigTest::BreakAway => f64::INFINITY,
+            RigTest::BreakAway | RigTest::NormalCreep => f64::INFINITY,
             // A fiftieth of the slide, so its start is resolved.
             RigTest::Slides => {
                 let k = self.slide_index(t);
@@ -373,7 +384,7 @@ impl Programme {
                 end_s: self.cycles as f64 / self.frequency_hz,
                 value: self.frequency_hz,
             }],
-            RigTest::BreakAway => Vec::new(),
+            RigTest::BreakAway | RigTest::NormalCreep => Vec::new(),
             RigTest::Slides => (0..self.slides.clamp(1, MAX_SLIDES))
                 .map(|k| Segment {
                     start_s: self.slide_start_s(k),
