@@ -69,3 +69,38 @@ fn a_rig_preset_opens_on_its_test_and_reads_it_live() {
     h.run_steps(3);
     assert!(h.query_by_label("Rig test").is_none());
 }
+
+/// The asperity model's normal-creep test in the window: its preset opens on the *Rig test*
+/// tab, which draws the approach against log time and counts it per decade as the run goes;
+/// the law menu is not offered (the model's friction is its own).
+#[test]
+fn the_asperity_model_s_normal_creep_is_read_live_in_the_rig_test_tab() {
+    let mut h = gui_common::window(egui::vec2(1400.0, 880.0), true, vec![]);
+    load_builtin(&mut h, "Normal creep: a loaded contact keeps settling");
+    assert_eq!(h.state().session().view.tab, Tab::RigTest);
+    h.state_mut().set_max_speed(true);
+    // A few hundred milliseconds: the load is on and the last decade of the record is read.
+    run_until(&mut h, 120.0, |a| {
+        a.run_state().t_s >= 0.35 && !a.rig_reading().rows.is_empty()
+    });
+    h.run_steps(10);
+    let reading = h.state().rig_reading().clone();
+    assert!(
+        reading.title.starts_with("Normal creep"),
+        "{}",
+        reading.title
+    );
+    let approach = reading
+        .figures
+        .iter()
+        .find(|(n, _)| *n == "approach_m")
+        .unwrap()
+        .1;
+    // The body settles by tens of micrometres under 10 N on the default asperities.
+    assert!((20e-6..1e-3).contains(&approach), "{approach}");
+    h.get_by_label_contains("Approach per decade of time");
+    assert!(
+        h.query_by_role_and_label(egui::accesskit::Role::ComboBox, "Friction law")
+            .is_none()
+    );
+}

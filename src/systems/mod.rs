@@ -55,6 +55,7 @@ system_registry! {
     TwoBlock => "two_block", two_block::TwoBlockParams;
     SpringSlider => "spring_slider", spring_slider::SpringSliderParams;
     FrictionRig => "friction_rig", friction_rig::FrictionRigParams;
+    Asperity => "asperity", asperity::AsperityParams;
     Chain => "chain", chain::ChainParams;
     CarlsonLanger => "carlson_langer", carlson_langer::CarlsonLangerParams;
     Tomlinson => "tomlinson", tomlinson::TomlinsonParams;
