@@ -141,34 +141,6 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/dwell_time_armstrong.ron"),
     ),
     (
-        "asperity_single",
-        include_str!("../../presets/asperity_single.ron"),
-    ),
-    (
-        "asperity_stick_slip",
-        include_str!("../../presets/asperity_stick_slip.ron"),
-    ),
-    (
-        "asperity_normal_creep",
-        include_str!("../../presets/asperity_normal_creep.ron"),
-    ),
-    (
-        "asperity_dwell_time",
-        include_str!("../../presets/asperity_dwell_time.ron"),
-    ),
-    (
-        "asperity_presliding",
-        include_str!("../../presets/asperity_presliding.ron"),
-    ),
-    (
-        "asperity_stribeck",
-        include_str!("../../presets/asperity_stribeck.ron"),
-    ),
-    (
-        "asperity_frictional_lag",
-        include_str!("../../presets/asperity_frictional_lag.ron"),
-    ),
-    (
         "rate_state_velocity_steps",
         include_str!("../../presets/rate_state_velocity_steps.ron"),
     ),
@@ -247,6 +219,34 @@ pub static BUILTIN: &[(&str, &str)] = &[
         include_str!("../../presets/logistic_map.ron"),
     ),
     ("henon_map", include_str!("../../presets/henon_map.ron")),
+    (
+        "asperity_single",
+        include_str!("../../presets/asperity_single.ron"),
+    ),
+    (
+        "asperity_stick_slip",
+        include_str!("../../presets/asperity_stick_slip.ron"),
+    ),
+    (
+        "asperity_normal_creep",
+        include_str!("../../presets/asperity_normal_creep.ron"),
+    ),
+    (
+        "asperity_dwell_time",
+        include_str!("../../presets/asperity_dwell_time.ron"),
+    ),
+    (
+        "asperity_presliding",
+        include_str!("../../presets/asperity_presliding.ron"),
+    ),
+    (
+        "asperity_stribeck",
+        include_str!("../../presets/asperity_stribeck.ron"),
+    ),
+    (
+        "asperity_frictional_lag",
+        include_str!("../../presets/asperity_frictional_lag.ron"),
+    ),
 ];
 
 /// Loads a built-in preset by file stem.
