@@ -117,7 +117,9 @@ pub(super) fn read(rec: &RigRecord<'_>) -> RigReading {
     }
     if let [.., a, b] = reading.rows.as_slice() {
         let ratio = b[2] / a[2];
-        reading.figures.push(("last_decades_ratio", ratio));
+        if ratio.is_finite() {
+            reading.figures.push(("last_decades_ratio", ratio));
+        }
         reading.findings.push(
             if a[2] > 0.0 && b[2] > 0.0 && (1.0 / LOGARITHMIC..LOGARITHMIC).contains(&ratio) {
                 "The last two decades add about the same approach: the creep grows as the \

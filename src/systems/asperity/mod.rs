@@ -76,9 +76,10 @@ use crate::laws::{LawConfig, NoiseParams};
 use crate::params::ExtraField;
 
 /// Equation of motion shown in the window.
-pub const EQUATION: &str = "M·ẍ_m = K·(x_lp − x_m) − Σ S_T,i,  M·ÿ_m = −F_load − Σ S_N,i,  \
-m·ẍ_i = S_T,i + P_x,i + A_i,  m·ÿ_i = S_N,i + P_y,i  (elasto-plastic asperity springs, \
-adhesion, a random profile)";
+pub const EQUATION: &str = "M·ẍ_m = K·(x_lp − x_m) + C·(ẋ_lp − ẋ_m) − Σ S_T,i,  \
+M·ÿ_m = −F_load − Σ S_N,i,  m·ẍ_i = S_T,i + P_x,i + D_x,i + A_i,  m·ÿ_i = S_N,i + P_y,i + D_y,i  \
+(elasto-plastic asperity springs that creep, contact P, Dugdale pull D, junction adhesion A, \
+a random profile)";
 
 /// How the body is moved.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,7 +147,7 @@ crate::param_struct! {
         /// Damping ratio of the contacts.
         contact_damping: "contact_damping" = 0.1, "Contact damping ratio", "ζ_P", "", [0.0, 2.0], Linear;
         /// Share of each asperity spring's stiffness in its elasto-plastic element.
-        plastic_share: "plastic_share" = 0.3, "Plastic share of the asperity springs", "φ", "", [0.0, 1.0], Linear;
+        plastic_share: "plastic_share" = 0.3, "Plastic share of the asperity springs", "φ", "", [0.0, 0.95], Linear;
         /// Slip limit of the tangential elasto-plastic elements, over λ̄.
         tangential_limit: "tangential_limit" = 0.01, "Tangential slip limit / λ̄", "Δ_T/λ̄", "", [1e-6, 10.0], Log;
         /// Slip limit of the normal elasto-plastic elements, over λ̄.
@@ -396,11 +397,12 @@ impl AsperityParams {
     }
 
     /// The largest step fixed-step RK4 should take: `0.5/ω` of the fastest asperity motion
-    /// (RK4 is stable to 2.8/ω; at 0.5/ω it keeps the phase of that motion to 1e-3 per cycle).
+    /// (RK4 is stable to 2.8/ω; at 0.5/ω it keeps the phase of that motion to 1e-3 per cycle),
+    /// and no more than the shortest creep time.
     pub fn suggested_step_s(&self) -> f64 {
         let c = self.constants();
         let k = c.k_p + c.k_el_n + c.k_pl_n + c.k_el_t + c.k_pl_t;
-        0.5 / (k / c.mass_kg).sqrt()
+        (0.5 / (k / c.mass_kg).sqrt()).min(self.creep_time_min_s)
     }
 }
 
@@ -496,7 +498,10 @@ impl SystemKind for AsperityParams {
     /// time-stepping scheme), so the flow has no tangent equations to follow.
     fn tangent_refusal(&self) -> Option<&'static str> {
         Some(
-            "the asperity model decides each asperity's contact, sticking and plastic slip              between time steps, so its motion has no tangent equations: Lyapunov exponents and              Floquet multipliers are not computed for it — read its time traces, spectra,              Poincaré points, sweeps and rig tests instead",
+            "the asperity model decides each asperity's contact, sticking and plastic slip \
+             between time steps, so its motion has no tangent equations: Lyapunov exponents and \
+             Floquet multipliers are not computed for it — read its time traces, spectra, \
+             Poincaré points, sweeps and rig tests instead",
         )
     }
 

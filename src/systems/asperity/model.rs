@@ -691,6 +691,12 @@ impl Model for AsperityModel {
         Ok(())
     }
 
+    /// Explicit: the scheme decides modes after each fixed step (fixed-step RK4; `Auto` takes
+    /// Dormand–Prince under the same step limit, never a dense implicit solve of its states).
+    fn prefers_implicit(&self) -> bool {
+        false
+    }
+
     /// New parameters change the stored energy: the balance starts again from here.
     fn resume(&mut self, t: f64, y: &mut [f64]) -> Result<(), SimError> {
         self.last_step_end_s = t;
