@@ -110,16 +110,6 @@ impl AsperityModel {
         }
     }
 
-    /// The population of asperities (offsets, reaches, creep times).
-    pub fn population(&self) -> &Population {
-        &self.population
-    }
-
-    /// The counter-profile.
-    pub fn profile(&self) -> &Profile {
-        &self.profile
-    }
-
     /// Profile height and slope under asperity `i` at `x`.
     fn height_of(&self, i: usize, x_m: f64) -> (f64, f64) {
         self.profile.at_near(x_m, &self.segment_hints[i])
